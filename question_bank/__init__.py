@@ -1,0 +1,1 @@
+"""The question bank shipped with quizzer (YAML content, catalogs and data)."""

@@ -1,0 +1,448 @@
+"""Load and validate the question bank: YAML -> Bank, with every error as path:line:col.
+
+The loader never stops at the first problem: it reads every file, validates every
+question, checks every cross-reference, and returns all diagnostics together.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import pickle
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from quizzer import __version__
+from quizzer.models import (
+    OPTION_LETTERS,
+    AnyQuestion,
+    Article,
+    Company,
+    Module,
+    Topic,
+    question_adapter,
+)
+from quizzer.yamlsrc import Located, Path_, YamlProblem, load_located
+
+CATALOGS = ("articles.yaml", "companies.yaml", "topics.yaml")
+QUESTIONS_DIR = "questions"
+DATA_DIR = "data"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem in the bank, pointing at a file, line and column."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: {self.message}"
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """Where a question is defined."""
+
+    path: str
+    line: int
+
+
+@dataclass
+class Bank:
+    """The loaded, cross-checked question bank."""
+
+    root: Path
+    questions: list[AnyQuestion]
+    articles: dict[str, Article]
+    companies: dict[str, Company]
+    modules: list[Module]
+    topics: dict[str, Topic]
+    topic_chapter: dict[str, str]
+    """Topic key -> chapter key (m<module>-c<chapter>)."""
+    locations: dict[str, SourceLoc]
+    """Question id -> where it is defined."""
+    files: list[str] = field(default_factory=list)
+    """Question files, relative to the bank root."""
+    previous: dict[str, str] = field(default_factory=dict)
+    """Old id -> current id, from `previous_ids`."""
+
+    def __post_init__(self) -> None:
+        self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
+
+    def get(self, question_id: str) -> AnyQuestion | None:
+        """The question with this id (or an old id of it), if any."""
+        found = self.by_id.get(question_id)
+        if found is None and question_id in self.previous:
+            found = self.by_id.get(self.previous[question_id])
+        return found
+
+    def module_of(self, question: AnyQuestion) -> int:
+        """The module of the question's main article."""
+        return self.articles[question.articles[0]].module
+
+    def content_hash(self, question: AnyQuestion) -> str:
+        """A short hash of the question's content, to notice edits after a review."""
+        blob = question.model_dump_json(exclude={"previous_ids", "companies"})
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+class BankError(Exception):
+    """The bank has problems; ``diagnostics`` lists every one."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(f"{len(diagnostics)} problem(s) in the question bank")
+        self.diagnostics = diagnostics
+
+
+def display_path(path: Path) -> str:
+    """A path as shown in messages: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest choice, or ''."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def question_files(root: Path) -> list[Path]:
+    """Every question file under the bank, in a stable order."""
+    base = root / QUESTIONS_DIR
+    found = list(base.rglob("*.yaml")) + list(base.rglob("*.yml"))
+    return sorted(found)
+
+
+class _Collector:
+    """Gathers diagnostics while the bank loads."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def add(self, path: Path, line: int, col: int, message: str) -> None:
+        self.items.append(Diagnostic(display_path(path), line, col, message))
+
+
+def _read(path: Path, errors: _Collector) -> Located | None:
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        errors.add(path, 1, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return None
+    except OSError as exc:
+        errors.add(path, 1, 1, f"cannot read: {exc.strerror}")
+        return None
+    try:
+        return load_located(text)
+    except YamlProblem as exc:
+        errors.add(path, exc.line, exc.col, exc.message)
+        return None
+
+
+def _pydantic_errors(
+    exc: ValidationError, path: Path, base: Path_, doc: Located, errors: _Collector
+) -> None:
+    for err in exc.errors():
+        loc: list[Any] = list(err["loc"])
+        # A discriminated union puts the kind tag first; it is not a field of the YAML.
+        if loc and loc[0] in ("recall", "choice", "numeric"):
+            loc = loc[1:]
+        where = base + tuple(loc)
+        field_name = ".".join(str(p) for p in loc) or "question"
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            line, col = doc.where(where, key=True)
+            message = f"unknown field {field_name!r}"
+            parent = doc.data
+            for part in base:
+                parent = parent[part]
+            message += suggest(str(loc[-1]), _allowed_fields(parent, loc[:-1]))
+        elif kind == "missing":
+            line, col = doc.where(where[:-1])
+            message = f"missing field {field_name!r}"
+        elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
+            line, col = doc.where(where + ("kind",))
+            message = "field 'kind' must be one of recall, choice, numeric"
+        elif not loc and "is not among the options" in err["msg"]:
+            continue  # reported by _check_refs with the option's own line
+        else:
+            line, col = doc.where(where)
+            text = err["msg"].removeprefix("Value error, ")
+            message = f"{field_name}: {text}"
+        errors.add(path, line, col, message)
+
+
+def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
+    from quizzer.models import ChoiceQuestion, NumericQuestion, RecallQuestion, ZhBlock
+
+    kinds = {"recall": RecallQuestion, "choice": ChoiceQuestion, "numeric": NumericQuestion}
+    model = kinds.get(question.get("kind") if isinstance(question, dict) else None)
+    if model is None:
+        return list(RecallQuestion.model_fields)
+    if inner == ["zh"]:
+        return list(ZhBlock.model_fields)
+    if not inner:
+        return list(model.model_fields)
+    return []
+
+
+def _load_catalog(root: Path, name: str, top: str, errors: _Collector) -> tuple[Any, Located]:
+    path = root / name
+    if not path.exists():
+        errors.add(path, 1, 1, f"missing catalog {name}")
+        return [], Located(data=None)
+    doc = _read(path, errors)
+    if doc is None:
+        return [], Located(data=None)
+    if not isinstance(doc.data, dict) or not isinstance(doc.data.get(top), list):
+        errors.add(path, 1, 1, f"expected a mapping with a list under {top!r}")
+        return [], doc
+    return doc.data[top], doc
+
+
+def _catalogs(root: Path, errors: _Collector) -> tuple[
+    dict[str, Article], dict[str, Company], list[Module], dict[str, Topic], dict[str, str]
+]:
+    articles: dict[str, Article] = {}
+    companies: dict[str, Company] = {}
+    modules: list[Module] = []
+    topics: dict[str, Topic] = {}
+    topic_chapter: dict[str, str] = {}
+    for name, top, model, table in (
+        ("articles.yaml", "articles", Article, articles),
+        ("companies.yaml", "companies", Company, companies),
+    ):
+        rows, doc = _load_catalog(root, name, top, errors)
+        for index, row in enumerate(rows):
+            try:
+                item = model.model_validate(row)
+            except ValidationError as exc:
+                _pydantic_errors(exc, root / name, (top, index), doc, errors)
+                continue
+            if item.key in table:
+                line, col = doc.where((top, index))
+                errors.add(root / name, line, col, f"duplicate key {item.key!r}")
+            table[item.key] = item  # type: ignore[assignment]
+    rows, doc = _load_catalog(root, "topics.yaml", "modules", errors)
+    for index, row in enumerate(rows):
+        try:
+            module = Module.model_validate(row)
+        except ValidationError as exc:
+            _pydantic_errors(exc, root / "topics.yaml", ("modules", index), doc, errors)
+            continue
+        modules.append(module)
+        for chapter in module.chapters:
+            for topic in chapter.topics:
+                if topic.key in topics:
+                    line, col = doc.where(("modules", index))
+                    errors.add(root / "topics.yaml", line, col, f"duplicate topic {topic.key!r}")
+                topics[topic.key] = topic
+                topic_chapter[topic.key] = chapter.key
+    return articles, companies, modules, topics, topic_chapter
+
+
+def _check_refs(
+    raw: dict[str, Any],
+    path: Path,
+    base: Path_,
+    doc: Located,
+    articles: dict[str, Article],
+    companies: dict[str, Company],
+    topics: dict[str, Topic],
+    errors: _Collector,
+) -> None:
+    """Cross-reference checks on the raw mapping, so they run even when the schema failed."""
+
+    def items(name: str) -> list[Any]:
+        value = raw.get(name)
+        return value if isinstance(value, list) else []
+
+    for i, topic in enumerate(items("topics")):
+        if isinstance(topic, str) and topic not in topics:
+            line, col = doc.where(base + ("topics", i))
+            errors.add(path, line, col, f"unknown topic {topic!r}{suggest(topic, topics)}")
+    for i, article in enumerate(items("articles")):
+        if isinstance(article, str) and article not in articles:
+            line, col = doc.where(base + ("articles", i))
+            errors.add(
+                path, line, col, f"unknown article {article!r}{suggest(article, articles)}"
+            )
+    for i, tag in enumerate(items("companies")):
+        if not isinstance(tag, dict) or not isinstance(tag.get("key"), str):
+            continue
+        company = companies.get(tag["key"])
+        source = tag.get("source")
+        if company is None:
+            line, col = doc.where(base + ("companies", i, "key"))
+            errors.add(
+                path, line, col,
+                f"unknown company {tag['key']!r}{suggest(tag['key'], companies)}",
+            )
+        elif isinstance(source, str) and source not in company.pages:
+            line, col = doc.where(base + ("companies", i, "source"))
+            errors.add(
+                path, line, col,
+                f"{source!r} is not an interview page of {tag['key']!r}"
+                f"{suggest(source, company.pages)}",
+            )
+    if raw.get("kind") == "choice":
+        options = items("options")
+        allowed = OPTION_LETTERS[: len(options)]
+        correct = raw.get("correct")
+        letters = [correct] if isinstance(correct, str) else correct
+        for i, letter in enumerate(letters if isinstance(letters, list) else []):
+            if isinstance(letter, str) and letter not in allowed:
+                at = base + (("correct", i) if isinstance(correct, list) else ("correct",))
+                line, col = doc.where(at)
+                errors.add(
+                    path, line, col,
+                    f"correct answer {letter!r} is not among the options "
+                    f"({allowed[:1]}–{allowed[-1:]})" if allowed else "choice has no options",
+                )
+        zh = raw.get("zh")
+        if isinstance(zh, dict) and isinstance(zh.get("options"), list):
+            if len(zh["options"]) != len(options):
+                line, col = doc.where(base + ("zh", "options"))
+                errors.add(
+                    path, line, col,
+                    f"zh.options has {len(zh['options'])} options but options has {len(options)}",
+                )
+
+
+def _fingerprint(root: Path, files: list[Path]) -> str:
+    digest = hashlib.sha256(__version__.encode())
+    for path in [root / name for name in CATALOGS] + files:
+        digest.update(str(path.relative_to(root)).encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()
+
+
+def _cache_file(root: Path) -> Path:
+    from quizzer.paths import cache_dir
+
+    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return cache_dir() / f"bank-{tag}.pickle"
+
+
+def load_bank(root: Path | None = None, *, use_cache: bool = True) -> Bank:
+    """Load the bank at ``root`` (default: paths.bank_dir()). Raises BankError listing every
+    problem. A clean load is cached, keyed by the content of every file, so any edit is seen."""
+    from quizzer.paths import bank_dir
+
+    root = (root or bank_dir()).resolve()
+    if not root.is_dir():
+        raise BankError([Diagnostic(str(root), 1, 1, "question bank directory not found")])
+    files = question_files(root)
+    fingerprint = _fingerprint(root, files) if use_cache else ""
+    if use_cache and os.environ.get("QUIZZER_NO_CACHE") is None:
+        cached = _read_cache(root, fingerprint)
+        if cached is not None:
+            return cached
+    bank = _load_uncached(root, files)
+    if use_cache:
+        _write_cache(root, fingerprint, bank)
+    return bank
+
+
+def _read_cache(root: Path, fingerprint: str) -> Bank | None:
+    try:
+        with _cache_file(root).open("rb") as handle:
+            stored_print, bank = pickle.load(handle)
+    except Exception:
+        return None
+    if stored_print != fingerprint or not isinstance(bank, Bank):
+        return None
+    bank.root = root
+    return bank
+
+
+def _write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
+    target = _cache_file(root)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as handle:
+            pickle.dump((fingerprint, bank), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, target)
+    except OSError:
+        pass  # A cache that cannot be written only costs speed.
+
+
+def _load_uncached(root: Path, files: list[Path]) -> Bank:
+    errors = _Collector()
+    articles, companies, modules, topics, topic_chapter = _catalogs(root, errors)
+    questions: list[AnyQuestion] = []
+    locations: dict[str, SourceLoc] = {}
+    previous: dict[str, str] = {}
+    seen_ids: dict[str, SourceLoc] = {}
+    for path in files:
+        doc = _read(path, errors)
+        if doc is None:
+            continue
+        if doc.data is None:
+            continue
+        if not isinstance(doc.data, list):
+            errors.add(path, 1, 1, "a question file is a list of questions (start items with '- ')")
+            continue
+        for index, raw in enumerate(doc.data):
+            base: Path_ = (index,)
+            if not isinstance(raw, dict):
+                line, col = doc.where(base)
+                errors.add(path, line, col, "a question must be a mapping of fields")
+                continue
+            line, col = doc.where(base)
+            raw_id = raw.get("id")
+            if isinstance(raw_id, str):
+                if raw_id in seen_ids:
+                    first = seen_ids[raw_id]
+                    errors.add(
+                        path, *doc.where(base + ("id",)),
+                        f"duplicate id {raw_id!r} (also at {first.path}:{first.line})",
+                    )
+                else:
+                    seen_ids[raw_id] = SourceLoc(display_path(path), line)
+            _check_refs(raw, path, base, doc, articles, companies, topics, errors)
+            try:
+                q = question_adapter.validate_python(raw)
+            except ValidationError as exc:
+                _pydantic_errors(exc, path, base, doc, errors)
+                continue
+            if q.id in locations:
+                continue
+            for old in q.previous_ids:
+                previous[old] = q.id
+            locations[q.id] = SourceLoc(display_path(path), line)
+            questions.append(q)
+    for old, new in previous.items():
+        if old in locations:
+            loc = locations[new]
+            errors.items.append(
+                Diagnostic(loc.path, loc.line, 1, f"previous id {old!r} is still a live id")
+            )
+    if errors.items:
+        raise BankError(sorted(errors.items))
+    return Bank(
+        root=root,
+        questions=questions,
+        articles=articles,
+        companies=companies,
+        modules=modules,
+        topics=topics,
+        topic_chapter=topic_chapter,
+        locations=locations,
+        files=[str(p.relative_to(root)) for p in files],
+        previous=previous,
+    )

@@ -1,0 +1,293 @@
+"""Pydantic content models: the schema of a question file.
+
+This module is the schema reference. Every field carries a docstring, and
+question_bank/README.md and question_bank/question.schema.json are generated from it
+(``quizzer schema``), with a test that keeps them in step.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+
+ID_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
+"""Ids are stable kebab-case: lower-case letters, digits and single hyphens (dots allowed)."""
+
+OPTION_LETTERS = "ABCDEFGHI"
+"""Choice options are labelled A, B, C … in order; at most nine, so keys 1–9 can pick them."""
+
+
+class Strict(BaseModel):
+    """Base for every content model: unknown fields are an error, docstrings become descriptions."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+
+
+class CompanyTag(Strict):
+    """A company that asked about this subject, traced to the interview page that shows it."""
+
+    key: str
+    """A key from question_bank/companies.yaml, e.g. `bytedance`."""
+    source: str
+    """The interview page's `file` (from interviews.json) that asked about this subject,
+    e.g. `字节跳动-AI-Infra-一面.md`. It must be one of that company's `pages`."""
+
+
+class ZhBlock(Strict):
+    """The Chinese version of a question. Fields left out fall back to English."""
+
+    prompt: str = Field(min_length=1)
+    """The prompt in natural technical Chinese (Markdown); keep English terms engineers keep."""
+    answer: str | None = None
+    """Recall only: the model answer in Chinese."""
+    key_points: list[str] | None = None
+    """Recall only: the key points in Chinese, in the same order as the English ones."""
+    options: list[str] | None = None
+    """Choice only: the options in Chinese, in the same order as the English ones."""
+    explanation: str | None = None
+    """The explanation in Chinese."""
+    worked: str | None = None
+    """Numeric only: the worked-solution template in Chinese."""
+
+
+class QuestionBase(Strict):
+    """Fields shared by every kind of question."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    """Stable kebab-case id, unique across the bank. Progress is keyed on it: to rename a
+    question, change `id` and put the old one in `previous_ids`."""
+    prompt: str
+    """The question, in Markdown, asked the way an interviewer would ask it."""
+    explanation: str = Field(min_length=1)
+    """Markdown that teaches the why: the reason, the intuition, the common trap."""
+    topics: list[str] = Field(min_length=1)
+    """Topic keys from question_bank/topics.yaml, most specific first."""
+    articles: list[str] = Field(min_length=1)
+    """Article keys from question_bank/articles.yaml (at least one); the first is the main link."""
+    companies: list[CompanyTag] = Field(default_factory=list)
+    """Companies whose interview pages asked about this subject, each with its source page."""
+    difficulty: int = Field(ge=1, le=5)
+    """1 definition · 2 mechanism · 3 trade-off or derivation · 4 design under constraints ·
+    5 the follow-up that separates senior candidates."""
+    previous_ids: list[str] = Field(default_factory=list)
+    """Ids this question had before; their review history carries over to this one."""
+    zh: ZhBlock | None = None
+    """Optional Chinese version of the prompt, answer and explanation."""
+
+    @field_validator("prompt")
+    @classmethod
+    def _prompt_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the prompt is empty")
+        return value
+
+
+class RecallQuestion(QuestionBase):
+    """An open question the user answers aloud or in writing, then grades against key points."""
+
+    kind: Literal["recall"]
+    """`recall`: self-graded, with a model answer and key points."""
+    answer: str = Field(min_length=1)
+    """What a strong candidate would say in 30–60 seconds (Markdown)."""
+    key_points: list[str] = Field(min_length=1)
+    """The 3–5 things an interviewer listens for; the user ticks them off to grade honestly."""
+
+
+class ChoiceQuestion(QuestionBase):
+    """A multiple-choice question, graded automatically."""
+
+    kind: Literal["choice"]
+    """`choice`: one or several correct options among 2–9."""
+    options: list[str] = Field(min_length=2, max_length=9)
+    """The options, labelled A, B, C … in this order. Distractors are real candidates' mistakes."""
+    correct: Annotated[
+        list[str],
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "string", "pattern": "^[A-I]$"},
+                    {"type": "array", "items": {"type": "string", "pattern": "^[A-I]$"},
+                     "minItems": 1},
+                ]
+            }
+        ),
+    ] = Field(min_length=1)
+    """The letter(s) of the correct option(s), e.g. `B` or `[A, C]`."""
+
+    @field_validator("correct", mode="before")
+    @classmethod
+    def _one_letter_is_a_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [value]
+        return value
+
+    @model_validator(mode="after")
+    def _correct_among_options(self) -> ChoiceQuestion:
+        allowed = OPTION_LETTERS[: len(self.options)]
+        for letter in self.correct:
+            if letter not in allowed:
+                raise ValueError(
+                    f"correct answer {letter!r} is not among the options "
+                    f"({allowed[0]}–{allowed[-1]})"
+                )
+        return self
+
+    def correct_indexes(self) -> list[int]:
+        """0-based indexes of the correct options."""
+        return [OPTION_LETTERS.index(letter) for letter in self.correct]
+
+
+class ParamSpec(Strict):
+    """How one parameter of a numeric question is drawn. Give exactly one of `range`,
+    `choose` or `value`; add `preset` to draw named real-world configs."""
+
+    range: tuple[float, float] | None = None
+    """Inclusive [low, high]. Integers if both ends and `step` are integers."""
+    step: float | None = None
+    """Grid step for `range` (values low, low+step, …). Without it a float range is continuous."""
+    log: bool = False
+    """Draw a `range` uniformly in log space (for quantities spanning orders of magnitude)."""
+    choose: list[Any] | None = None
+    """Pick one of these values. With `preset`, these are preset names (all presets if omitted)."""
+    value: Any = None
+    """A fixed value."""
+    preset: Literal["models", "gpus", "dtypes"] | None = None
+    """Draw from question_bank/data/<preset>.yaml; the solution receives the whole record and
+    the prompt can use its fields as `{name.field}`."""
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> ParamSpec:
+        given = [
+            name for name in ("range", "choose", "value") if getattr(self, name) is not None
+        ]
+        if self.preset is not None and not given:
+            return self
+        if len(given) != 1:
+            raise ValueError("give exactly one of range, choose or value (or a preset)")
+        if self.range is not None and self.range[0] > self.range[1]:
+            raise ValueError("range low is above range high")
+        if self.preset is not None and self.range is not None:
+            raise ValueError("a preset draws from a list of names, not a range")
+        return self
+
+
+class NumericQuestion(QuestionBase):
+    """A calculation problem with fresh parameters each attempt, checked by a Python solution."""
+
+    kind: Literal["numeric"]
+    """`numeric`: auto-graded against a reference solution in solutions/."""
+    params: dict[str, ParamSpec] = Field(default_factory=dict)
+    """Parameter name -> how it is drawn. Names match the solution function's arguments."""
+    solution: str = Field(pattern=r"^solutions(\.[a-z_][a-z0-9_]*)+$")
+    """Dotted path of the reference solution, e.g. `solutions.memory.weight_bytes`. It takes the
+    parameters as keyword arguments and returns the answer in `unit` (or a dict with `answer`
+    plus intermediate values for the worked solution)."""
+    unit: str
+    """The answer's unit (e.g. `GB`, `GiB`, `ms`, `GB/s`, `TFLOPS`, `%`, `tokens/s`, or `1`
+    for a pure number). Answers typed without a unit are read in it."""
+    tolerance: float = Field(default=0.02, gt=0)
+    """Accepted error: relative by default (0.02 = ±2%), absolute if `tolerance_mode` says so."""
+    tolerance_mode: Literal["relative", "absolute"] = "relative"
+    """Whether `tolerance` is a fraction of the answer or an absolute amount in `unit`."""
+    worked: str = Field(min_length=1)
+    """Markdown worked solution: formula, then numbers, then unit, then a sanity check. Uses
+    `{param}`, `{preset.field}`, `{answer}` and any intermediate the solution returns."""
+    allow_negative: bool = False
+    """Set when a negative answer is physically possible; otherwise validation flags one."""
+
+
+Question = Annotated[RecallQuestion | ChoiceQuestion | NumericQuestion, Field(discriminator="kind")]
+"""One question, of any kind."""
+
+QUESTION_KINDS = ("recall", "choice", "numeric")
+
+question_adapter: TypeAdapter[RecallQuestion | ChoiceQuestion | NumericQuestion] = TypeAdapter(
+    Question
+)
+question_file_adapter: TypeAdapter[list[RecallQuestion | ChoiceQuestion | NumericQuestion]] = (
+    TypeAdapter(list[Question])
+)
+
+AnyQuestion = RecallQuestion | ChoiceQuestion | NumericQuestion
+
+
+class Article(Strict):
+    """A guide article or chapter page of AIInfraGuide (question_bank/articles.yaml)."""
+
+    key: str
+    """Stable key, e.g. `m4-c1-1.1`; chapter pages are `m<module>-c<chapter>`."""
+    kind: Literal["article", "chapter"]
+    """`chapter` for a chapter landing page, `article` otherwise."""
+    module: int
+    """Module number: 1 prerequisites, 2 CUDA, 3 distributed training, 4 inference."""
+    chapter: int | None
+    """Chapter number within the module."""
+    number: str | None
+    """The article's number within its chapter, e.g. `2.1`."""
+    title_en: str
+    """English title."""
+    title_zh: str
+    """Chinese title, as on the site."""
+    url: str
+    """The page on https://caomaolufei.github.io/AIInfraGuide/."""
+
+
+class Company(Strict):
+    """A company with interview pages (question_bank/companies.yaml)."""
+
+    key: str
+    """Stable kebab-case key, e.g. `bytedance`."""
+    name_en: str
+    """English name."""
+    name_zh: str
+    """Chinese name, as on the site."""
+    tier: str
+    """The site's tier grouping: T0–T5, or 综合 for mixed question sets."""
+    pages: list[str]
+    """The interview page files of this company."""
+
+
+class Topic(Strict):
+    """A topic in the taxonomy (question_bank/topics.yaml)."""
+
+    key: str
+    """Stable kebab-case key."""
+    title_en: str
+    """English title."""
+    title_zh: str
+    """Chinese title."""
+
+
+class Chapter(Strict):
+    """A chapter of the taxonomy, holding topics."""
+
+    key: str
+    """The chapter key, e.g. `m4-c2`."""
+    title_en: str
+    """English title."""
+    title_zh: str
+    """Chinese title."""
+    topics: list[Topic]
+    """The chapter's topics."""
+
+
+class Module(Strict):
+    """A module of the taxonomy, holding chapters."""
+
+    module: int
+    """Module number."""
+    title_en: str
+    """English title."""
+    title_zh: str
+    """Chinese title."""
+    chapters: list[Chapter]
+    """The module's chapters."""

@@ -1,0 +1,41 @@
+"""Where things live. Functions, not constants, so tests can redirect them by environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def bank_dir() -> Path:
+    """The question bank: ``QUIZZER_BANK`` if set, else the bank shipped with the package."""
+    override = os.environ.get("QUIZZER_BANK")
+    if override:
+        return Path(override).expanduser()
+    import question_bank
+
+    return Path(question_bank.__file__).resolve().parent
+
+
+def db_path() -> Path:
+    """The progress database: ``QUIZZER_DB`` if set, else quizzer.db in the user data dir."""
+    override = os.environ.get("QUIZZER_DB")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("quizzer", appauthor=False)) / "quizzer.db"
+
+
+def cache_dir() -> Path:
+    """Parse cache for the bank: ``QUIZZER_CACHE`` if set, else the user cache dir."""
+    override = os.environ.get("QUIZZER_CACHE")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("quizzer", appauthor=False))
+
+
+def config_path() -> Path:
+    """User settings (desired retention, daily new limit, theme, language), next to the DB."""
+    return db_path().with_name("settings.json")

@@ -1,0 +1,122 @@
+"""Safe YAML loading that remembers where every value came from.
+
+PyYAML's SafeLoader builds plain data but forgets positions. We compose the node tree
+(which keeps marks), refuse any tag a safe loader would not build, and construct the data
+ourselves while recording ``path -> (line, col)`` for every key and value, so validation
+errors can point at the offending field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+Path_ = tuple[str | int, ...]
+"""A location inside a document: mapping keys and sequence indexes."""
+
+SAFE_TAG_PREFIX = "tag:yaml.org,2002:"
+SAFE_TAGS = {
+    SAFE_TAG_PREFIX + name
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
+}
+
+
+@dataclass
+class Located:
+    """A document's data plus the 1-based (line, column) of every value and key in it."""
+
+    data: Any
+    values: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, path: Path_, *, key: bool = False) -> tuple[int, int]:
+        """Line and column of ``path``, or of its nearest recorded ancestor."""
+        table = self.keys if key else self.values
+        probe = tuple(path)
+        while probe:
+            if probe in table:
+                return table[probe]
+            if not key and probe in self.keys:
+                return self.keys[probe]
+            probe = probe[:-1]
+        return self.values.get((), (1, 1))
+
+
+class YamlProblem(Exception):
+    """A YAML document could not be read; ``line``/``col`` are 1-based."""
+
+    def __init__(self, message: str, line: int, col: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+def _pos(mark: yaml.Mark | None) -> tuple[int, int]:
+    if mark is None:
+        return (1, 1)
+    return (mark.line + 1, mark.column + 1)
+
+
+def load_located(text: str) -> Located:
+    """Parse one YAML document safely, keeping positions. Raises YamlProblem."""
+    loader = yaml.SafeLoader(text)
+    try:
+        try:
+            root = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            line, col = _pos(exc.problem_mark or exc.context_mark)
+            message = f"YAML syntax: {exc.problem or exc.context}"
+            if exc.context and exc.context_mark is not None and exc.problem:
+                message += f" ({exc.context} started at line {exc.context_mark.line + 1})"
+            raise YamlProblem(message, line, col) from None
+        except yaml.YAMLError as exc:
+            raise YamlProblem(f"YAML: {exc}", 1, 1) from None
+        located = Located(data=None)
+        if root is None:
+            return located
+        located.data = _build(loader, root, (), located)
+        return located
+    finally:
+        loader.dispose()
+
+
+def _build(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, out: Located) -> Any:
+    out.values[path] = _pos(node.start_mark)
+    if node.tag not in SAFE_TAGS:
+        line, col = _pos(node.start_mark)
+        raise YamlProblem(f"tag {node.tag!r} is not allowed (only plain YAML data)", line, col)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                line, col = _pos(key_node.start_mark)
+                raise YamlProblem("a mapping key must be a plain scalar", line, col)
+            if key_node.tag == SAFE_TAG_PREFIX + "merge" or key_node.value == "<<":
+                line, col = _pos(key_node.start_mark)
+                raise YamlProblem("merge keys (<<) are not supported", line, col)
+            key = _build(loader, key_node, path + ("<key>",), out)
+            if not isinstance(key, (str, int)):
+                line, col = _pos(key_node.start_mark)
+                raise YamlProblem(f"mapping key {key!r} must be a string", line, col)
+            if key in result:
+                line, col = _pos(key_node.start_mark)
+                first = out.keys[path + (key,)]
+                raise YamlProblem(
+                    f"duplicate key {key!r} (first at line {first[0]})", line, col
+                )
+            out.keys[path + (key,)] = _pos(key_node.start_mark)
+            result[key] = _build(loader, value_node, path + (key,), out)
+        out.values.pop(path + ("<key>",), None)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _build(loader, item, path + (index,), out) for index, item in enumerate(node.value)
+        ]
+    try:
+        return loader.construct_object(node, deep=True)
+    except yaml.YAMLError as exc:
+        line, col = _pos(node.start_mark)
+        raise YamlProblem(f"cannot read value: {exc}", line, col) from None

@@ -1,0 +1,1 @@
+"""Reference solutions for numeric questions: plain functions, no I/O beyond reading facts."""
