@@ -6,41 +6,17 @@ fast and works without a terminal.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from quizzer import __version__
-from quizzer.bank import Bank, BankError, load_bank
+from quizzer.bank import Bank, BankError
+from quizzer.cli_common import echo_json, fail, open_bank
 from quizzer.models import QUESTION_KINDS
-
-pass_bank = click.make_pass_decorator(dict, ensure=True)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print an error to stderr and exit with ``code``."""
-    click.echo(f"quizzer: {message}", err=True)
-    sys.exit(code)
-
-
-def open_bank() -> Bank:
-    """Load the bank or exit 1 listing every problem."""
-    try:
-        return load_bank()
-    except BankError as exc:
-        for diagnostic in exc.diagnostics:
-            click.echo(str(diagnostic), err=True)
-        fail(f"{len(exc.diagnostics)} problem(s) in the question bank; fix them and rerun")
-
-
-def echo_json(data: Any) -> None:
-    """Print data as indented UTF-8 JSON."""
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
 
 class QuizzerGroup(click.Group):
     """Lists commands in the order they were added, which is the order a user needs them."""
@@ -220,6 +196,8 @@ def schema(markdown: bool) -> None:
     click.echo(schema_markdown() if markdown else schema_json(), nl=markdown)
 
 
-from quizzer import cli_study  # noqa: E402  (registers the study commands on `main`)
+from quizzer import cli_calc, cli_study  # noqa: E402
 
+main.add_command(cli_calc.solve)
+main.add_command(cli_calc.check)
 cli_study.register(main)

@@ -66,7 +66,8 @@ class QuestionBase(Strict):
     """Stable kebab-case id, unique across the bank. Progress is keyed on it: to rename a
     question, change `id` and put the old one in `previous_ids`."""
     prompt: str
-    """The question, in Markdown, asked the way an interviewer would ask it."""
+    """The question, in Markdown, asked the way an interviewer would ask it. In numeric
+    questions it is a template: `{param}` and `{preset.field}` are filled per attempt."""
     explanation: str = Field(min_length=1)
     """Markdown that teaches the why: the reason, the intuition, the common trap."""
     topics: list[str] = Field(min_length=1)
@@ -150,9 +151,9 @@ class ParamSpec(Strict):
     """How one parameter of a numeric question is drawn. Give exactly one of `range`,
     `choose` or `value`; add `preset` to draw named real-world configs."""
 
-    range: tuple[float, float] | None = None
+    range: tuple[int | float, int | float] | None = None
     """Inclusive [low, high]. Integers if both ends and `step` are integers."""
-    step: float | None = None
+    step: int | float | None = None
     """Grid step for `range` (values low, low+step, …). Without it a float range is continuous."""
     log: bool = False
     """Draw a `range` uniformly in log space (for quantities spanning orders of magnitude)."""
@@ -189,8 +190,9 @@ class NumericQuestion(QuestionBase):
     """Parameter name -> how it is drawn. Names match the solution function's arguments."""
     solution: str = Field(pattern=r"^solutions(\.[a-z_][a-z0-9_]*)+$")
     """Dotted path of the reference solution, e.g. `solutions.memory.weight_bytes`. It takes the
-    parameters as keyword arguments and returns the answer in `unit` (or a dict with `answer`
-    plus intermediate values for the worked solution)."""
+    parameters as keyword arguments and returns the answer in base units (bytes, seconds, FLOP,
+    tokens and their ratios; a fraction for %), or a dict with `answer` plus intermediate values
+    for the worked solution."""
     unit: str
     """The answer's unit (e.g. `GB`, `GiB`, `ms`, `GB/s`, `TFLOPS`, `%`, `tokens/s`, or `1`
     for a pure number). Answers typed without a unit are read in it."""
@@ -200,7 +202,8 @@ class NumericQuestion(QuestionBase):
     """Whether `tolerance` is a fraction of the answer or an absolute amount in `unit`."""
     worked: str = Field(min_length=1)
     """Markdown worked solution: formula, then numbers, then unit, then a sanity check. Uses
-    `{param}`, `{preset.field}`, `{answer}` and any intermediate the solution returns."""
+    `{param}`, `{preset.field}`, `{answer}` and any intermediate the solution returns;
+    `{x:GB}` shows a base-unit value in GB, `{x:count}` a count as 70.6B. Write literal braces as `{{` and `}}`."""
     allow_negative: bool = False
     """Set when a negative answer is physically possible; otherwise validation flags one."""
 

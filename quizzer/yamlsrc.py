@@ -8,6 +8,7 @@ errors can point at the offending field.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,25 @@ class YamlProblem(Exception):
         self.col = col
 
 
+class SafeLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, reading ``1e9`` and ``6.7e9`` as floats as YAML 1.2 does.
+
+    YAML 1.1 (PyYAML's default) wants a dot and a signed exponent (``1.0e+9``), so ``70e9``
+    would silently become a string; contributors write the short form."""
+
+
+SafeLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def safe_load(text: str) -> Any:
+    """Plain data from YAML text with the safe loader above (no positions)."""
+    return yaml.load(text, Loader=SafeLoader)  # noqa: S506  (SafeLoader subclass)
+
+
 def _pos(mark: yaml.Mark | None) -> tuple[int, int]:
     if mark is None:
         return (1, 1)
@@ -62,7 +82,7 @@ def _pos(mark: yaml.Mark | None) -> tuple[int, int]:
 
 def load_located(text: str) -> Located:
     """Parse one YAML document safely, keeping positions. Raises YamlProblem."""
-    loader = yaml.SafeLoader(text)
+    loader = SafeLoader(text)
     try:
         try:
             root = loader.get_single_node()
@@ -83,7 +103,7 @@ def load_located(text: str) -> Located:
         loader.dispose()
 
 
-def _build(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, out: Located) -> Any:
+def _build(loader: SafeLoader, node: yaml.Node, path: Path_, out: Located) -> Any:
     out.values[path] = _pos(node.start_mark)
     if node.tag not in SAFE_TAGS:
         line, col = _pos(node.start_mark)
