@@ -1,4 +1,4 @@
-"""Study commands: drill, stats, solve, check (registered on the main group)."""
+"""Study commands: drill, stats, suspend/unsuspend (registered on the main group)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,163 @@ from typing import Any
 
 import click
 
+from quizzer.cli_common import echo_json, fail, open_bank
+
+
+def open_progress() -> Any:
+    """Open the progress DB or exit 1 with the store's message."""
+    from quizzer.store import StoreError, open_store
+
+    try:
+        return open_store()
+    except StoreError as exc:
+        fail(str(exc))
+
 
 def card_json(question_id: str) -> dict[str, Any] | None:
     """The FSRS card of a question as JSON, or None when it was never reviewed."""
-    return None
+    from quizzer.scheduling import card_summary
+
+    store = open_progress()
+    try:
+        row = store.card(question_id)
+        if row is None:
+            return None
+        data = card_summary(row.card)
+        data.update(
+            reps=row.reps, lapses=row.lapses, suspended=row.suspended, leech=row.leech,
+            buried_until=row.buried_until,
+        )
+        return data
+    finally:
+        store.close()
+
+
+def build_filters(filters: dict[str, Any]) -> Any:
+    """A session.Filters from the CLI's filter options."""
+    from quizzer.session import Filters
+
+    return Filters(
+        topics=tuple(filters.get("topics", ())),
+        companies=tuple(filters.get("companies", ())),
+        articles=tuple(filters.get("articles", ())),
+        kinds=tuple(filters.get("kinds", ())),
+        difficulties=tuple(filters.get("difficulties", ())),
+        modules=tuple(filters.get("modules", ())),
+    )
 
 
 def register(group: click.Group) -> None:
     """Add the study commands to ``group``."""
+    from quizzer.cli import check_filter_keys, filter_options
+
+    @group.command()
+    @filter_options
+    @click.option("--limit", type=click.IntRange(min=1), help="At most N questions.")
+    @click.option("--due-only", is_flag=True, help="Only reviews that are due.")
+    @click.option("--new-only", is_flag=True, help="Only questions never seen.")
+    @click.option("--id", "ids", multiple=True, help="Drill exactly this question now (repeatable).")
+    @click.option("--weak", is_flag=True, help="Questions from your weakest topics, due or not.")
+    @click.option("--plain", is_flag=True, help="Line-based session on stdin/stdout.")
+    @click.option("--lang", type=click.Choice(["en", "zh"]), default=None, help="Language.")
+    def drill(limit: int | None, due_only: bool, new_only: bool, ids: tuple[str, ...],
+              weak: bool, plain: bool, lang: str | None, **filters: Any) -> None:
+        """Study: due reviews first, then new questions up to the daily limit."""
+        import sys
+
+        from quizzer import clock
+        from quizzer.bank import suggest
+        from quizzer.session import due_queue
+
+        if due_only and new_only:
+            fail("--due-only and --new-only exclude each other", 2)
+        bank = open_bank()
+        check_filter_keys(bank, filters)
+        store = open_progress()
+        store.adopt_renames(bank.previous)
+        now = clock.now()
+        if ids:
+            questions = []
+            for qid in ids:
+                q = bank.get(qid)
+                if q is None:
+                    fail(f"no question {qid!r}{suggest(qid, bank.by_id)}", 2)
+                questions.append(q)
+            mode = "drill"
+        elif weak:
+            from quizzer.weakness import weak_queue
+
+            questions = weak_queue(bank, store, now, build_filters(filters), limit=limit or 10)
+            mode = "weak"
+        else:
+            questions = due_queue(
+                bank, store, now, build_filters(filters), limit=limit, due_only=due_only,
+                new_only=new_only,
+            )
+            mode = "drill"
+        language = lang or store.setting("language", "en")
+        if plain or not sys.stdin.isatty():
+            from quizzer.plain import run_plain_drill
+
+            run_plain_drill(bank, store, questions, mode=mode, lang=language)
+        else:
+            from quizzer.cli_app import run_app
+
+            store.close()
+            run_app(start_questions=[q.id for q in questions])
+
+    @group.command()
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def stats(as_json: bool) -> None:
+        """Reviews, streak, retention, due counts, and accuracy per topic and company."""
+        from quizzer import clock
+        from quizzer.stats import summary
+
+        bank = open_bank()
+        store = open_progress()
+        data = summary(bank, store, clock.now())
+        if as_json:
+            echo_json(data)
+            return
+        retention = data["retention_30d"]
+        click.echo(
+            f"Reviews: {data['reviews_total']} total, {data['reviews_today']} today · "
+            f"streak {data['streak_days']} day(s)\n"
+            f"Due now: {data['due_now']} · new available: {data['new_available']} · "
+            f"retention (30d): {'—' if retention is None else f'{retention:.0%}'}\n"
+            f"Leeches: {', '.join(data['leeches']) or 'none'}"
+        )
+        click.echo("\nTopics reviewed (accuracy, mean recall):")
+        for row in data["topics"]:
+            if row["reviewed"]:
+                acc = "—" if row["accuracy"] is None else f"{row['accuracy']:.0%}"
+                r = row["mean_retrievability"]
+                click.echo(
+                    f"  {row['key']:<28} {row['reviewed']:>3}/{row['questions']:<3} {acc:>5}  "
+                    f"{'—' if r is None else f'{r:.0%}'}"
+                )
+
+    @group.command()
+    @click.argument("question_id")
+    def suspend(question_id: str) -> None:
+        """Take a question out of every queue until you unsuspend it."""
+        _set_suspended(question_id, True)
+
+    @group.command()
+    @click.argument("question_id")
+    def unsuspend(question_id: str) -> None:
+        """Put a suspended question back into the queues."""
+        _set_suspended(question_id, False)
+
+
+def _set_suspended(question_id: str, flag: bool) -> None:
+    from quizzer import clock
+    from quizzer.bank import suggest
+
+    bank = open_bank()
+    q = bank.get(question_id)
+    if q is None:
+        fail(f"no question {question_id!r}{suggest(question_id, bank.by_id)}", 2)
+    store = open_progress()
+    store.set_suspended(q.id, flag, clock.now())
+    click.echo(f"{q.id}: {'suspended' if flag else 'back in the queues'}")

@@ -35,3 +35,9 @@ def now() -> datetime:
         except ClockError as exc:
             raise ClockError(f"QUIZZER_NOW: {exc}") from None
     return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """The one way times are written to the DB: UTC, microseconds always present, so
+    string order is time order."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")

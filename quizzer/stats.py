@@ -1,0 +1,178 @@
+"""Aggregates over the progress store: counts, streak, retention, per-topic mastery, forecast.
+
+Per-question counters live on the cards table, so these stay fast with a million reviews:
+only `reviews_total`, `reviews_today`, the streak and retention touch the reviews table, and
+each of those is one indexed query.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime, timedelta
+from typing import Any
+
+from quizzer.bank import Bank
+from quizzer.clock import iso
+from quizzer.scheduling import make_scheduler, retrievability
+from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
+from quizzer.store import LEECH_LAPSES, CardRow, Store
+
+
+def _any_between(store: Store, start: datetime, end: datetime) -> bool:
+    row = store.conn.execute(
+        "SELECT 1 FROM reviews WHERE reviewed_at >= ? AND reviewed_at < ? LIMIT 1",
+        [iso(start), iso(end)],
+    ).fetchone()
+    return row is not None
+
+
+def streak_days(store: Store, now: datetime) -> int:
+    """Consecutive local days with at least one review, ending today (or yesterday if today
+    has none yet). One indexed probe per day, so it stays fast with years of history."""
+    day = start_of_day(now)
+    if not _any_between(store, day, day + timedelta(days=1)):
+        day -= timedelta(days=1)
+    streak = 0
+    while _any_between(store, day, day + timedelta(days=1)):
+        streak += 1
+        day = start_of_day(day - timedelta(hours=12))
+    return streak
+
+
+def true_retention(store: Store, now: datetime, days: int = 30) -> float | None:
+    """Share of reviews of mature-state cards (state 'review' before rating) that were not
+    Again, over the last ``days`` days. None when there were none."""
+    since = iso(now - timedelta(days=days))
+    row = store.conn.execute(
+        "SELECT count(*), sum(rating > 1) FROM reviews WHERE state_before = 'review' "
+        "AND reviewed_at >= ?",
+        [since],
+    ).fetchone()
+    total, passed = row
+    return (passed or 0) / total if total else None
+
+
+def group_rows(
+    bank: Bank, cards: dict[str, CardRow], now: datetime, by: str, store: Store
+) -> list[dict[str, Any]]:
+    """Per topic/company/article: questions, reviewed, accuracy, mean retrievability."""
+    scheduler = make_scheduler(settings_from_store(store))
+    buckets: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"questions": 0, "reviewed": 0, "correct": 0, "graded": 0, "lapses": 0,
+                 "r_sum": 0.0, "ids": []}
+    )
+    keys_of = {
+        "topic": lambda q: q.topics,
+        "company": lambda q: sorted({t.key for t in q.companies}),
+        "article": lambda q: q.articles,
+    }[by]
+    for q in bank.questions:
+        row = cards.get(q.id)
+        reviewed = row is not None and row.card.last_review is not None
+        r = retrievability(scheduler, row.card, now) if reviewed and row else 0.0
+        for key in keys_of(q):
+            bucket = buckets[key]
+            bucket["questions"] += 1
+            bucket["ids"].append(q.id)
+            if reviewed and row:
+                bucket["reviewed"] += 1
+                bucket["correct"] += row.correct
+                bucket["graded"] += row.graded
+                bucket["lapses"] += row.lapses
+                bucket["r_sum"] += r
+    result = []
+    for key, b in sorted(buckets.items()):
+        result.append(
+            {
+                "key": key,
+                "questions": b["questions"],
+                "reviewed": b["reviewed"],
+                "accuracy": b["correct"] / b["graded"] if b["graded"] else None,
+                "mean_retrievability": b["r_sum"] / b["reviewed"] if b["reviewed"] else None,
+                "lapses": b["lapses"],
+                "graded": b["graded"],
+                "question_ids": b["ids"],
+            }
+        )
+    return result
+
+
+def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[int]:
+    """Reviews falling due on each of the next ``days`` days (day 0 includes overdue)."""
+    counts = [0] * days
+    start = start_of_day(now)
+    for row in cards.values():
+        if row.suspended or row.card.last_review is None:
+            continue
+        offset = (row.card.due - start).days
+        counts[max(0, offset)] += 1 if offset < days else 0
+    return counts
+
+
+def heatmap(store: Store, now: datetime, weeks: int = 12) -> dict[str, int]:
+    """Reviews per day (YYYY-MM-DD, UTC) over the last ``weeks`` weeks."""
+    since = iso(start_of_day(now) - timedelta(weeks=weeks))
+    rows = store.conn.execute(
+        "SELECT substr(reviewed_at, 1, 10), count(*) FROM reviews WHERE reviewed_at >= ? "
+        "GROUP BY 1",
+        [since],
+    ).fetchall()
+    return {day: count for day, count in rows}
+
+
+def retention_trend(store: Store, now: datetime, weeks: int = 8) -> list[float | None]:
+    """True retention per week, oldest first."""
+    result = []
+    for week in range(weeks, 0, -1):
+        start = iso(now - timedelta(weeks=week))
+        end = iso(now - timedelta(weeks=week - 1))
+        total, passed = store.conn.execute(
+            "SELECT count(*), sum(rating > 1) FROM reviews WHERE state_before = 'review' "
+            "AND reviewed_at >= ? AND reviewed_at < ?",
+            [start, end],
+        ).fetchone()
+        result.append((passed or 0) / total if total else None)
+    return result
+
+
+def summary(bank: Bank, store: Store, now: datetime, *, detail: bool = True) -> dict[str, Any]:
+    """Everything `quizzer stats --json` prints."""
+    cards = store.cards()
+    scheduler = make_scheduler(settings_from_store(store))
+    due_now = len(due_queue(bank, store, now, due_only=True, scheduler=scheduler, cards=cards))
+    new_limit = int(store.setting("new_per_day", 15))
+    unseen = sum(
+        1 for q in bank.questions
+        if (row := cards.get(q.id)) is None or (row.card.last_review is None and not row.suspended)
+    )
+    new_available = min(unseen, max(0, new_limit - new_introduced_today(store, now)))
+    today = iso(start_of_day(now))
+    reviews_today = store.conn.execute(
+        "SELECT count(*) FROM reviews WHERE reviewed_at >= ?", [today]
+    ).fetchone()[0]
+    leeches = sorted(qid for qid, row in cards.items() if row.lapses >= LEECH_LAPSES)
+    result: dict[str, Any] = {
+        "now": iso(now),
+        "questions": len(bank.questions),
+        "reviews_total": store.review_count(),
+        "reviews_today": reviews_today,
+        "due_now": due_now,
+        "new_available": new_available,
+        "unseen": unseen,
+        "streak_days": streak_days(store, now),
+        "retention_30d": true_retention(store, now),
+        "leeches": leeches,
+        "suspended": sorted(qid for qid, row in cards.items() if row.suspended),
+    }
+    if detail:
+        strip = ("question_ids",)
+        result["topics"] = [
+            {k: v for k, v in row.items() if k not in strip}
+            for row in group_rows(bank, cards, now, "topic", store)
+        ]
+        result["companies"] = [
+            {k: v for k, v in row.items() if k not in strip}
+            for row in group_rows(bank, cards, now, "company", store)
+        ]
+        result["forecast_14d"] = forecast(cards, now)
+    return result

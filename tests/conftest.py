@@ -1,0 +1,80 @@
+"""Shared fixtures: a fixed clock, fuzzing off, a temporary DB and cache for every test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED_BANK = ROOT / "question_bank"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXED_NOW = "2026-11-30T10:00:00+00:00"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own DB and cache, a fixed clock and no fuzzing."""
+    monkeypatch.setenv("QUIZZER_DB", str(tmp_path / "progress.db"))
+    monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("QUIZZER_NOW", FIXED_NOW)
+    monkeypatch.setenv("QUIZZER_NO_FUZZ", "1")
+    # setenv first so monkeypatch restores the variable even though --bank sets it in-process
+    monkeypatch.setenv("QUIZZER_BANK", "")
+    monkeypatch.delenv("QUIZZER_BANK")
+    monkeypatch.setenv("NO_COLOR", "1")
+    return tmp_path
+
+
+def make_bank(target: Path, questions: str | None = None) -> Path:
+    """A bank with the shipped catalogs and data, and the given questions (default: the
+    mini fixture)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("articles.yaml", "companies.yaml", "topics.yaml"):
+        shutil.copy(SHIPPED_BANK / name, target / name)
+    shutil.copytree(SHIPPED_BANK / "data", target / "data")
+    qdir = target / "questions" / "test"
+    qdir.mkdir(parents=True)
+    text = questions if questions is not None else (FIXTURES / "mini-questions.yaml").read_text(
+        "utf-8"
+    )
+    (qdir / "mini.yaml").write_text(text, "utf-8")
+    return target
+
+
+@pytest.fixture
+def mini_bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The small test bank, selected through QUIZZER_BANK."""
+    bank = make_bank(tmp_path / "bank")
+    monkeypatch.setenv("QUIZZER_BANK", str(bank))
+    return bank
+
+
+@pytest.fixture
+def cli() -> Callable[..., Result]:
+    """Run the CLI in-process: cli("stats", "--json", input="...")."""
+    from quizzer.cli import main
+
+    def run(*args: str, input: str | None = None) -> Result:
+        return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+    return run
+
+
+def run_quizzer(*args: str, input: str | None = None, env: dict[str, str] | None = None,
+                timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run `python -m quizzer` in a subprocess, as a user's shell would."""
+    return subprocess.run(
+        [sys.executable, "-m", "quizzer", *args],
+        input=input,
+        text=True,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )

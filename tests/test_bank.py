@@ -1,0 +1,230 @@
+"""The bank loader and `quizzer validate`: every error class lands on the right file and line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from quizzer.bank import BankError, load_bank
+from tests.conftest import SHIPPED_BANK, make_bank
+
+GOOD = """\
+- id: q-one
+  kind: recall
+  prompt: Why is decode memory-bound?
+  answer: One token per step.
+  key_points: [GEMV]
+  explanation: Low intensity.
+  topics: [prefill-decode]
+  articles: [m4-c1-1.1]
+  difficulty: 2
+- id: q-two
+  kind: choice
+  prompt: Which grows with context?
+  options: [weights, KV cache]
+  correct: B
+  explanation: Tokens append K and V.
+  topics: [kv-cache]
+  articles: [m4-c1-1.1]
+  difficulty: 1
+"""
+
+
+def errors_for(tmp_path: Path, text: str) -> list[str]:
+    bank = make_bank(tmp_path / "b", text)
+    with pytest.raises(BankError) as info:
+        load_bank(bank, use_cache=False)
+    return [str(d) for d in info.value.diagnostics]
+
+
+def test_good_bank_loads_every_question(tmp_path: Path) -> None:
+    bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
+    assert [q.id for q in bank.questions] == ["q-one", "q-two"]
+    assert bank.by_id["q-two"].correct == ["B"]
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
+    broken = GOOD.replace("key_points: [GEMV]", "key_points: [GEMV")
+    [message] = errors_for(tmp_path, broken)
+    assert "mini.yaml:" in message and "YAML syntax" in message
+    assert "started at line 5" in message
+
+
+def test_unknown_field_and_missing_field_both_reported(tmp_path: Path) -> None:
+    found = errors_for(tmp_path, GOOD.replace("  difficulty: 2\n", "  dificulty: 2\n", 1))
+    assert any(m.endswith("mini.yaml:9:3: unknown field 'dificulty' (did you mean 'difficulty'?)")
+               for m in found), found
+    assert any("missing field 'difficulty'" in m and ":1:" in m for m in found), found
+
+
+def test_duplicate_id_names_both_places(tmp_path: Path) -> None:
+    found = errors_for(tmp_path, GOOD.replace("id: q-two", "id: q-one"))
+    assert len(found) == 1
+    assert ":10:7: duplicate id 'q-one' (also at " in found[0]
+    assert found[0].endswith("mini.yaml:1)")
+
+
+def test_unknown_article_suggests_the_closest(tmp_path: Path) -> None:
+    found = errors_for(tmp_path, GOOD.replace("articles: [m4-c1-1.1]\n  difficulty: 2",
+                                              "articles: [m4-c1-1.9]\n  difficulty: 2"))
+    assert len(found) == 1
+    assert "mini.yaml:8:14: unknown article 'm4-c1-1.9' (did you mean 'm4-c1-1." in found[0]
+
+
+def test_unknown_topic_and_company_and_source(tmp_path: Path) -> None:
+    text = GOOD.replace("topics: [kv-cache]", "topics: [kv-cach]").replace(
+        "  difficulty: 1\n",
+        "  difficulty: 1\n  companies:\n    - {key: bytedanse, source: x.md}\n"
+        "    - {key: alibaba, source: nope.md}\n",
+    )
+    found = errors_for(tmp_path, text)
+    assert any(":16:12: unknown topic 'kv-cach' (did you mean 'kv-cache'?)" in m for m in found)
+    assert any(":20:13: unknown company 'bytedanse' (did you mean 'bytedance'?)" in m
+               for m in found)
+    assert any(":21:30: 'nope.md' is not an interview page of 'alibaba'" in m for m in found)
+
+
+def test_choice_correct_must_be_an_option(tmp_path: Path) -> None:
+    [message] = errors_for(tmp_path, GOOD.replace("correct: B", "correct: D"))
+    assert ":14:12: correct answer 'D' is not among the options (A–B)" in message
+
+
+def test_empty_prompt(tmp_path: Path) -> None:
+    [message] = errors_for(tmp_path, GOOD.replace("prompt: Why is decode memory-bound?",
+                                                  'prompt: "  "'))
+    assert ":3:11: prompt: the prompt is empty" in message
+
+
+def test_wrong_type_and_bad_kind(tmp_path: Path) -> None:
+    found = errors_for(tmp_path, GOOD.replace("difficulty: 2", "difficulty: hard").replace(
+        "kind: choice", "kind: essay"))
+    assert any(":9:15: difficulty:" in m for m in found), found
+    assert any(":11:9: field 'kind' must be one of recall, choice, numeric" in m for m in found)
+
+
+def test_python_tags_are_refused(tmp_path: Path) -> None:
+    [message] = errors_for(tmp_path, GOOD.replace("answer: One token per step.",
+                                                  "answer: !!python/object/apply:os.system [ls]"))
+    assert ":4:11: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed" in message
+
+
+def test_every_error_is_collected_across_files(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD.replace("correct: B", "correct: Z"))
+    (bank / "questions" / "test" / "other.yaml").write_text("- id: [\n", "utf-8")
+    with pytest.raises(BankError) as info:
+        load_bank(bank, use_cache=False)
+    files = {Path(d.path).name for d in info.value.diagnostics}
+    assert files == {"mini.yaml", "other.yaml"}
+
+
+def test_cache_notices_an_edit(tmp_path: Path) -> None:
+    bank_dir = make_bank(tmp_path / "b", GOOD)
+    assert len(load_bank(bank_dir).questions) == 2
+    path = bank_dir / "questions" / "test" / "mini.yaml"
+    path.write_text(GOOD.replace("Why is decode memory-bound?", "Edited prompt?"), "utf-8")
+    assert load_bank(bank_dir).by_id["q-one"].prompt == "Edited prompt?"
+
+
+def test_validate_cli_lists_one_message_per_defect(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    bank = make_bank(tmp_path / "b", GOOD)
+    qfile = bank / "questions" / "test" / "mini.yaml"
+    text = GOOD.replace("id: q-two", "id: q-one")  # duplicate id at line 10
+    text = text.replace("  difficulty: 1\n", "  difficulty: 1\n  colour: red\n")  # unknown field, 19
+    text = text.replace("articles: [m4-c1-1.1]\n  difficulty: 2",
+                        "articles: [m4-c2-2.9]\n  difficulty: 2")  # unknown article, 8
+    qfile.write_text(text, "utf-8")
+    (qfile.parent / "syntax.yaml").write_text("- id: x\n  prompt: [oops\n", "utf-8")
+    result = cli("--bank", str(bank), "validate")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if ".yaml:" in line]
+    assert len(lines) == 4, result.output
+    joined = "\n".join(lines)
+    assert "syntax.yaml:3:1: YAML syntax" in joined
+    assert "mini.yaml:19:3: unknown field 'colour'" in joined
+    assert "mini.yaml:10:7: duplicate id 'q-one'" in joined
+    assert "mini.yaml:8:14: unknown article 'm4-c2-2.9'" in joined
+
+
+def test_shipped_bank_validates(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("validate")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok: ")
+
+
+def test_list_json_has_links_and_tags(cli) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(cli("list", "--json").output)
+    assert len(data) >= 40
+    for q in data:
+        assert {"id", "kind", "topics", "companies", "articles"} <= set(q)
+        assert all(a["url"].startswith("https://caomaolufei.github.io/AIInfraGuide/")
+                   for a in q["articles"])
+        assert all(set(c) >= {"key", "source"} for c in q["companies"])
+        assert all(isinstance(t, str) for t in q["topics"])
+
+
+def test_list_filters_and_unknown_filter_key(cli, mini_bank) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(cli("list", "--json", "--kind", "choice").output)
+    assert [q["id"] for q in data] == ["t-choice-one"]
+    data = json.loads(cli("list", "--json", "--company", "bytedance").output)
+    assert [q["id"] for q in data] == ["t-recall-one"]
+    result = cli("list", "--topic", "kv-cach")
+    assert result.exit_code == 2 and "did you mean 'kv-cache'" in result.output
+
+
+def test_coverage_json_lists_empties_first(cli, mini_bank) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(cli("coverage", "--json").output)
+    assert set(data) == {"articles", "topics", "companies"}
+    counts = [row["count"] for row in data["articles"]]
+    assert counts == sorted(counts) and counts[0] == 0
+    by_key = {row["key"]: row["count"] for row in data["articles"]}
+    assert by_key["m4-c1-1.1"] == 3
+
+
+def test_committed_schema_matches_the_models(cli) -> None:  # type: ignore[no-untyped-def]
+    committed = (SHIPPED_BANK / "question.schema.json").read_text("utf-8")
+    assert cli("schema").output == committed
+
+
+def test_bank_readme_field_reference_matches_the_models() -> None:
+    from quizzer.schema_doc import SCHEMA_END, SCHEMA_START, schema_markdown
+
+    readme = (SHIPPED_BANK / "README.md").read_text("utf-8")
+    start, end = readme.index(SCHEMA_START), readme.index(SCHEMA_END) + len(SCHEMA_END)
+    assert readme[start:end] == schema_markdown(), "run: quizzer schema --markdown"
+
+
+def test_every_question_file_matches_the_json_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((SHIPPED_BANK / "question.schema.json").read_text("utf-8"))
+    from quizzer.yamlsrc import safe_load
+
+    files = sorted((SHIPPED_BANK / "questions").rglob("*.yaml"))
+    assert files
+    for path in files:
+        text = path.read_text("utf-8")
+        assert text.startswith("# yaml-language-server: $schema=../../question.schema.json"), path
+        jsonschema.validate(safe_load(text), schema)
+
+
+def test_articles_catalog_lists_every_reference_article() -> None:
+    reference = SHIPPED_BANK.parent.parent / "shared" / "reference" / "aiinfraguide"
+    if not reference.exists():
+        pytest.skip("../shared/reference not present")
+    expected = {a["key"] for a in json.loads((reference / "articles.json").read_text("utf-8"))}
+    chapters = {c["key"] for c in json.loads((reference / "chapters.json").read_text("utf-8"))[
+        "chapters"]}
+    listed = {a["key"] for a in yaml.safe_load((SHIPPED_BANK / "articles.yaml").read_text(
+        "utf-8"))["articles"]}
+    assert expected <= listed
+    assert chapters <= listed
+
+
+def test_catalogs_load_from_a_copied_bank(tmp_path: Path) -> None:
+    target = tmp_path / "copy"
+    shutil.copytree(SHIPPED_BANK, target)
+    bank = load_bank(target, use_cache=False)
+    assert len(bank.articles) >= 100 and "bytedance" in bank.companies
