@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 
-def run_app() -> None:
-    """Start the TUI."""
-    from quizzer.tui.app import run
+def run_app(start_questions: list[str] | None = None) -> None:
+    """Start the TUI, with clear messages (not tracebacks) for a bad bank or database."""
+    from quizzer.cli_common import fail, open_bank
+    from quizzer.store import StoreError, open_store
 
-    run()
+    bank = open_bank()
+    try:
+        store = open_store()
+    except StoreError as exc:
+        fail(str(exc))
+    store.adopt_renames(bank.previous)
+    from quizzer.tui.app import QuizzerApp
+
+    QuizzerApp(bank, store, start_questions).run()

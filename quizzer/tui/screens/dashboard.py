@@ -1,0 +1,197 @@
+"""Home: today's counts, weakest topics, a 12-week heatmap, retention, and ways to start."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Static
+
+from quizzer import clock
+from quizzer.session import due_queue
+from quizzer.tui.widgets.charts import bar, heatmap
+
+if TYPE_CHECKING:
+    from quizzer.tui.app import QuizzerApp
+
+
+class DashboardScreen(Screen[None]):
+    """The home screen."""
+
+    BINDINGS = [
+        Binding("s", "study", "Study due"),
+        Binding("t", "pick('topic')", "By topic", show=False),
+        Binding("c", "pick('company')", "By company", show=False),
+        Binding("a", "pick('article')", "By article", show=False),
+        Binding("w", "weak", "Weak topics"),
+        Binding("m", "mock", "Mock"),
+        Binding("b", "browse", "Browse"),
+        Binding("v", "stats", "Stats"),
+        Binding("comma", "settings", "Settings", key_display=",", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    @property
+    def qapp(self) -> QuizzerApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="dash"):
+            yield Static(id="counts")
+            with Horizontal(id="dash-middle"):
+                with Vertical(id="dash-left"):
+                    yield Static("Weakest topics", classes="section-title")
+                    yield Static(id="weakest")
+                    yield Static(id="retention")
+                with Vertical(id="dash-right"):
+                    yield Static("Reviews, last 12 weeks", classes="section-title")
+                    yield Static(id="heatmap")
+            with Grid(classes="dash-buttons"):
+                yield Button("Study (s)", id="study", variant="primary", compact=True)
+                yield Button("Weak (w)", id="weak", compact=True)
+                yield Button("Mock (m)", id="mock", compact=True)
+                yield Button("Browse (b)", id="browse", compact=True)
+                yield Button("Stats (v)", id="stats", compact=True)
+            with Grid(classes="dash-buttons"):
+                yield Button("Topic (t)", id="topic", compact=True)
+                yield Button("Company (c)", id="company", compact=True)
+                yield Button("Article (a)", id="article", compact=True)
+                yield Button("Settings (,)", id="settings", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_data()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_data()
+
+    def refresh_data(self) -> None:
+        """Recompute every number on the screen from the store."""
+        from quizzer.stats import heatmap as heat_counts
+        from quizzer.stats import summary
+        from quizzer.weakness import weaknesses
+
+        app = self.qapp
+        now = clock.now()
+        data: dict[str, Any] = summary(app.bank, app.store, now, detail=False)
+        counts = Text()
+        for label, value in (("Due now", data["due_now"]), ("New", data["new_available"]),
+                             ("Reviewed today", data["reviews_today"]),
+                             ("Streak", f"{data['streak_days']}d"),
+                             ("Questions", data["questions"])):
+            counts.append(f" {label} ", style="dim")
+            counts.append(f"{value} ", style="bold")
+            counts.append(" │")
+        self.query_one("#counts", Static).update(counts)
+        weak = weaknesses(app.bank, app.store, now, "topic")[:5]
+        lines = Text()
+        if not weak:
+            lines.append("Nothing yet: study a few questions first.", style="dim")
+        for w in weak:
+            title = app.bank.topics[w.key].title_zh if app.language == "zh" else (
+                app.bank.topics[w.key].title_en
+            )
+            lines.append(f"{title[:24]:<24} ", style="bold")
+            lines.append(bar(1 - w.score, 10))
+            lines.append(f" {w.accuracy:.0%}\n", style="dim")
+        self.query_one("#weakest", Static).update(lines)
+        retention = data["retention_30d"]
+        self.query_one("#retention", Static).update(
+            Text.assemble(("Retention (30 days): ", "dim"),
+                          ("—" if retention is None else f"{retention:.0%}", "bold"),
+                          (f"   Leeches: {len(data['leeches'])}", "dim"))
+        )
+        self.query_one("#heatmap", Static).update(
+            heatmap(heat_counts(app.store, now), now.date())
+        )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"study": self.action_study, "weak": self.action_weak,
+                   "mock": self.action_mock, "browse": self.action_browse,
+                   "stats": self.action_stats, "settings": self.action_settings}
+        if event.button.id == "quit":
+            self.app.exit()
+        elif event.button.id in ("topic", "company", "article"):
+            self.action_pick(event.button.id)
+        elif event.button.id in actions:
+            actions[event.button.id]()
+
+    def action_study(self) -> None:
+        """Start a session: due reviews, then new questions."""
+        app = self.qapp
+        questions = due_queue(app.bank, app.store, clock.now())
+        app.start_study(questions, title="Study: all due")
+
+    def action_pick(self, by: str) -> None:
+        """Choose a topic, company or article, then study it."""
+        from quizzer.tui.screens.picker import PickerModal
+
+        def chosen(key: str | None) -> None:
+            if key:
+                self.study_group(by, key)
+
+        self.app.push_screen(PickerModal(by), chosen)
+
+    def study_group(self, by: str, key: str) -> None:
+        """A session limited to one topic, company or article (due first, then new)."""
+        from quizzer.session import Filters
+
+        app = self.qapp
+        filters = Filters(**{f"{by if by != 'company' else 'companie'}s": (key,)})
+        questions = due_queue(app.bank, app.store, clock.now(), filters, new_per_day=10**6)
+        app.start_study(questions[:20], title=f"Study: {key}")
+
+    def action_weak(self) -> None:
+        """Review the weakest topics, due or not."""
+        from quizzer.weakness import weak_queue
+
+        app = self.qapp
+        app.start_study(weak_queue(app.bank, app.store, clock.now()), mode="weak",
+                        title="Review weak topics")
+
+    def action_mock(self) -> None:
+        """Pick a company and sit a timed mock interview."""
+        from quizzer.tui.screens.picker import PickerModal
+
+        def chosen(key: str | None) -> None:
+            if key:
+                from quizzer.mock import assemble_mock
+
+                app = self.qapp
+                plan = assemble_mock(app.bank, app.store, key, minutes=45)
+                if not plan.questions:
+                    self.notify(plan.message, severity="warning")
+                    return
+                app.start_study(plan.questions, mode="mock", title=f"Mock: {key}",
+                                timed_minutes=45, company=key)
+
+        self.app.push_screen(PickerModal("company"), chosen)
+
+    def action_browse(self) -> None:
+        """Open the question browser."""
+        from quizzer.tui.screens.browse import BrowseScreen
+
+        self.app.push_screen(BrowseScreen())
+
+    def action_stats(self) -> None:
+        """Open the stats screen."""
+        from quizzer.tui.screens.stats import StatsScreen
+
+        self.app.push_screen(StatsScreen())
+
+    def action_settings(self) -> None:
+        """Open settings."""
+        from quizzer.tui.screens.settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
+
+    async def action_quit(self) -> None:
+        """Leave quizzer."""
+        self.app.exit()

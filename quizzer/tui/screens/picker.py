@@ -1,0 +1,94 @@
+"""Pick a topic, company or article from a filterable list."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from quizzer.tui.app import QuizzerApp
+
+
+class PickerModal(ModalScreen[str | None]):
+    """Returns the chosen key, or None on escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, by: str) -> None:
+        super().__init__()
+        self.by = by
+
+    def entries(self) -> list[tuple[str, str, int]]:
+        """(key, label, question count) for every choice with at least one question."""
+        app: QuizzerApp = self.app  # type: ignore[assignment]
+        bank, zh = app.bank, app.language == "zh"
+        counts: dict[str, int] = {}
+        for q in bank.questions:
+            keys = {"topic": q.topics, "article": q.articles,
+                    "company": [t.key for t in q.companies]}[self.by]
+            for key in set(keys):
+                counts[key] = counts.get(key, 0) + 1
+        rows = []
+        for key, count in counts.items():
+            if self.by == "topic":
+                topic = bank.topics[key]
+                label = topic.title_zh if zh else topic.title_en
+            elif self.by == "company":
+                company = bank.companies[key]
+                label = f"{company.name_en} · {company.name_zh} ({company.tier})"
+            else:
+                article = bank.articles[key]
+                label = article.title_zh if zh else article.title_en
+            rows.append((key, label, count))
+        return sorted(rows, key=lambda row: (-row[2], row[1]) if self.by == "company" else row[0])
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker-box"):
+            yield Static(f"Choose a {self.by} (type to filter, Enter to start)",
+                         classes="section-title")
+            yield Input(placeholder="filter…", id="picker-filter", compact=True)
+            yield OptionList(id="picker-list")
+
+    def on_mount(self) -> None:
+        self.fill("")
+        self.query_one("#picker-filter", Input).focus()
+
+    def fill(self, needle: str) -> None:
+        """Show the entries matching ``needle``."""
+        options = self.query_one("#picker-list", OptionList)
+        options.clear_options()
+        needle = needle.casefold()
+        for key, label, count in self.entries():
+            if needle in key.casefold() or needle in label.casefold():
+                options.add_option(Option(f"{label}  [dim]{key} · {count}[/dim]", id=key))
+        if options.option_count:
+            options.highlighted = 0
+
+    @on(Input.Changed, "#picker-filter")
+    def refilter(self, event: Input.Changed) -> None:
+        self.fill(event.value)
+
+    @on(Input.Submitted, "#picker-filter")
+    def take_highlighted(self) -> None:
+        options = self.query_one("#picker-list", OptionList)
+        if options.highlighted is not None:
+            self.dismiss(options.get_option_at_index(options.highlighted).id)
+
+    @on(OptionList.OptionSelected, "#picker-list")
+    def take_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        if key in ("down", "up") and self.focused is self.query_one("#picker-filter"):
+            self.query_one("#picker-list", OptionList).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

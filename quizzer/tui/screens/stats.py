@@ -1,0 +1,71 @@
+"""Mastery per topic, due forecast, retention trend and leeches."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from quizzer import clock
+from quizzer.tui.widgets.charts import bar, forecast_columns
+
+if TYPE_CHECKING:
+    from quizzer.tui.app import QuizzerApp
+
+
+class StatsScreen(Screen[None]):
+    """Progress at a glance."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="stats-main"):
+            with VerticalScroll(id="stats-left"):
+                yield Static("Mastery by topic (recall probability)",
+                             classes="section-title")
+                yield Static(id="mastery")
+            with Vertical(id="stats-right"):
+                yield Static("Due in the next 14 days", classes="section-title")
+                yield Static(id="forecast")
+                yield Static("Retention, last 8 weeks", classes="section-title")
+                yield Static(id="trend")
+                yield Static("Leeches", classes="section-title")
+                yield Static(id="leeches")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from quizzer.stats import forecast, group_rows, retention_trend
+
+        app: QuizzerApp = self.app  # type: ignore[assignment]
+        now = clock.now()
+        cards = app.store.cards()
+        table = Table(box=None, show_header=True, padding=(0, 1), expand=True)
+        table.add_column("topic", ratio=1, no_wrap=True, overflow="ellipsis")
+        table.add_column("mastery", width=10, no_wrap=True)
+        table.add_column("seen", justify="right", no_wrap=True)
+        for row in group_rows(app.bank, cards, now, "topic", app.store):
+            topic = app.bank.topics[row["key"]]
+            name = topic.title_zh if app.language == "zh" else topic.title_en
+            r = row["mean_retrievability"]
+            table.add_row(name, bar(r if row["reviewed"] else None, 10),
+                          f"{row['reviewed']}/{row['questions']}")
+        self.query_one("#mastery", Static).update(table)
+        self.query_one("#forecast", Static).update(forecast_columns(forecast(cards, now)))
+        trend = Text()
+        for value in retention_trend(app.store, now):
+            trend.append("  —  " if value is None else f"{value:4.0%} ", style="bold")
+        self.query_one("#trend", Static).update(trend)
+        leeches = [qid for qid, row in cards.items() if row.leech]
+        self.query_one("#leeches", Static).update(
+            "\n".join(leeches) if leeches else Text("none", style="dim")
+        )
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,353 @@
+"""The study screen: prompt, answer, verdict, rating. Grading and scheduling live in
+quizzer.session; this screen only shows them and forwards keys."""
+
+from __future__ import annotations
+
+import time
+import webbrowser
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Key
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
+
+from quizzer.answers import AnswerError, parse_answer
+from quizzer.calc import format_number
+from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.scheduling import Grade
+from quizzer.session import Current, Outcome, StudySession
+from quizzer.tui.widgets.chips import article_links, chips
+
+if TYPE_CHECKING:
+    from quizzer.models import AnyQuestion
+    from quizzer.tui.app import QuizzerApp
+
+
+class AnswerInput(Input):
+    """The answer box. Space on an empty box reveals a recall question."""
+
+    def _on_key(self, event: Key) -> None:
+        if event.key == "space" and not self.value and getattr(self.screen, "is_recall", False):
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Submitted(self, ""))
+
+
+class StudyScreen(Screen[None]):
+    """One session: a progress bar, the question, an answer box, then the verdict and ratings."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("1", "rate(1)", "Again", show=False),
+        Binding("2", "rate(2)", "Hard", show=False),
+        Binding("3", "rate(3)", "Good", show=False),
+        Binding("4", "rate(4)", "Easy", show=False),
+        Binding("enter", "accept", "Rate suggested", show=False),
+        Binding("e", "explain", "Explain"),
+        Binding("o", "open_article", "Open article"),
+        Binding("u", "undo", "Undo"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
+        Binding("ctrl+o", "open_article", "Open article", show=False),
+        Binding("exclamation_mark", "suspend", "Suspend", key_display="!"),
+    ]
+
+    def __init__(self, questions: list[AnyQuestion], *, mode: str = "drill",
+                 title: str = "Study", timed_minutes: float | None = None,
+                 company: str | None = None) -> None:
+        super().__init__()
+        self.questions = questions
+        self.mode = mode
+        self.session_title = title
+        self.timed_minutes = timed_minutes
+        self.company = company
+        self.session: StudySession | None = None
+        self.outcome: Outcome | None = None
+        self.show_explanation = False
+        self.deadline: float | None = None
+        self.mock_answers: list[tuple[Current, Outcome, float]] = []
+
+    @property
+    def qapp(self) -> QuizzerApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def is_recall(self) -> bool:
+        """Whether the open question is a recall question."""
+        current = self.session.current if self.session else None
+        return bool(current and isinstance(current.question, RecallQuestion))
+
+    @property
+    def is_mock(self) -> bool:
+        """Mock interviews hide answers until the end."""
+        return self.mode == "mock"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="study-top"):
+            yield Static(self.session_title, id="study-title")
+            yield ProgressBar(total=len(self.questions), show_eta=False, id="progress")
+            yield Static("", id="clock")
+        yield Static(id="chips")
+        with VerticalScroll(id="study-body"):
+            yield Markdown(id="prompt")
+            yield Static(id="options")
+            yield Static(id="verdict")
+            yield Markdown(id="reveal")
+            yield Markdown(id="explanation")
+            yield Static(id="links")
+        with Vertical(id="answer-area"):
+            yield AnswerInput(placeholder="Your answer (Enter submits, empty Enter reveals)",
+                              id="answer", compact=True)
+            yield Static(id="feedback")
+            yield Static("enter submit · empty enter reveals · esc back · ctrl+z undo · "
+                         "ctrl+o article · f1 help", id="answer-keys")
+        with Horizontal(id="ratings"):
+            for grade in Grade:
+                yield Button(f"{grade.value} {grade.label.title()}", id=f"rate-{grade.value}",
+                             compact=True, variant="error" if grade == Grade.AGAIN else "default")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app = self.qapp
+        self.session = StudySession(app.bank, app.store, self.questions, mode=self.mode,
+                                    company=self.company)
+        if self.timed_minutes:
+            self.deadline = time.monotonic() + self.timed_minutes * 60
+            self.set_interval(1, self.tick)
+            self.tick()
+        self.show_next()
+
+    # phases ------------------------------------------------------------------------------
+
+    def show_next(self) -> None:
+        """Present the next question or finish."""
+        assert self.session is not None
+        current = self.session.current or self.session.next()
+        self.outcome = None
+        self.show_explanation = False
+        if current is None:
+            self.finish()
+            return
+        q = current.question
+        lang = self.qapp.language
+        self.query_one("#progress", ProgressBar).update(
+            total=max(self.session.total, 1), progress=self.session.position
+        )
+        self.query_one("#chips", Static).update(chips(self.qapp.bank, q, lang))
+        prompt = current.prompt(lang)
+        if current.edited:
+            prompt = "> *Edited since your last review.*\n\n" + prompt
+        self.query_one("#prompt", Markdown).update(prompt)
+        options = self.query_one("#options", Static)
+        if isinstance(q, ChoiceQuestion):
+            texts = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
+            lines = Text()
+            for index, (letter, text) in enumerate(zip(OPTION_LETTERS, texts, strict=False)):
+                lines.append(f" {index + 1} ", style="reverse")
+                lines.append(f" {letter}. {text}\n")
+            options.update(lines)
+            options.display = True
+        else:
+            options.display = False
+        for widget_id in ("#verdict", "#links"):
+            self.query_one(widget_id, Static).update("")
+        self.query_one("#reveal", Markdown).update("")
+        self.query_one("#explanation", Markdown).update("")
+        self.query_one("#ratings").display = False
+        area = self.query_one("#answer-area")
+        area.display = True
+        box = self.query_one("#answer", AnswerInput)
+        box.value = ""
+        box.disabled = False
+        if isinstance(q, ChoiceQuestion):
+            box.placeholder = f"Option letter(s) or number 1–{len(q.options)}; empty Enter reveals"
+        elif isinstance(q, NumericQuestion):
+            box.placeholder = f"A number, with a unit or not (in {q.unit}); e.g. 2*70e9/2**30 GiB"
+        else:
+            box.placeholder = "Type your answer if you like; Enter or Space reveals"
+        self.query_one("#feedback", Static).update("")
+        box.focus()
+
+    @on(Input.Changed, "#answer")
+    def live_feedback(self, event: Input.Changed) -> None:
+        """Show how a numeric answer is understood, as it is typed."""
+        current = self.session.current if self.session else None
+        feedback = self.query_one("#feedback", Static)
+        if current is None or not isinstance(current.question, NumericQuestion):
+            return
+        text = event.value.strip()
+        if not text:
+            feedback.update("")
+            return
+        try:
+            parsed = parse_answer(text, current.question.unit)
+        except AnswerError as exc:
+            feedback.update(Text(f"? {exc}", style="yellow"))
+            return
+        unit = current.question.unit
+        note = "" if not parsed.assumed_unit else f" (no unit typed: read as {unit})"
+        feedback.update(Text(f"= {format_number(parsed.value)} {unit}{note}", style="green"))
+
+    @on(Input.Submitted, "#answer")
+    def submit(self, event: Input.Submitted) -> None:
+        """Grade the answer (errors show inline; the question stays open)."""
+        assert self.session is not None
+        if self.session.current is None or self.outcome is not None:
+            return
+        try:
+            outcome = self.session.submit(event.value)
+        except AnswerError as exc:
+            self.query_one("#feedback", Static).update(Text(f"? {exc}", style="bold yellow"))
+            return
+        self.outcome = outcome
+        if self.is_mock:
+            self.mock_answers.append((self.session.current, outcome, time.monotonic()))
+            self.session.rate(outcome.suggested)
+            self.show_next()
+            return
+        self.reveal(outcome)
+
+    def reveal(self, outcome: Outcome) -> None:
+        """Show the verdict, the answer and the rating buttons."""
+        assert self.session is not None and self.session.current is not None
+        current = self.session.current
+        q = current.question
+        lang = self.qapp.language
+        zh = q.zh if lang == "zh" else None
+        style = {True: "bold green", False: "bold red", None: "bold"}[outcome.correct]
+        mark = {True: "✓ ", False: "✗ ", None: "· "}[outcome.correct]
+        verdict = Text(mark + outcome.message, style=style)
+        if outcome.hint:
+            verdict.append(f"\n  hint: {outcome.hint}", style="yellow")
+        self.query_one("#verdict", Static).update(verdict)
+        if isinstance(q, ChoiceQuestion):
+            texts = zh.options if zh and zh.options else q.options
+            body = "\n".join(f"- **{c}.** {texts[OPTION_LETTERS.index(c)]}" for c in q.correct)
+        elif isinstance(q, NumericQuestion):
+            assert current.attempt is not None
+            body = current.attempt.worked(zh.worked if zh and zh.worked else None)
+        else:
+            answer = zh.answer if zh and zh.answer else q.answer
+            points = zh.key_points if zh and zh.key_points else q.key_points
+            body = answer + "\n\n**Key points**\n\n" + "\n".join(f"- {p}" for p in points)
+        self.query_one("#reveal", Markdown).update(body)
+        self.query_one("#links", Static).update(article_links(self.qapp.bank, q, lang))
+        box = self.query_one("#answer", AnswerInput)
+        box.disabled = True
+        self.query_one("#answer-area").display = False
+        ratings = self.query_one("#ratings")
+        ratings.display = True
+        for grade in Grade:
+            button = self.query_one(f"#rate-{grade.value}", Button)
+            label = f"{grade.value} {grade.label.title()} · {outcome.intervals[grade]}"
+            if grade == outcome.suggested:
+                label += " ←"
+            button.label = label
+            button.disabled = grade not in outcome.allowed
+        self.query_one(f"#rate-{outcome.suggested.value}", Button).focus()
+
+    # actions -----------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("rate-"):
+            self.action_rate(int(event.button.id.removeprefix("rate-")))
+
+    def action_rate(self, value: int) -> None:
+        """Rate the revealed question and move on."""
+        if self.session is None or self.outcome is None or self.is_mock:
+            return
+        grade = Grade(value)
+        if grade not in self.outcome.allowed:
+            self.notify("A wrong answer is rated Again.", severity="warning")
+            grade = Grade.AGAIN
+        rated = self.session.rate(grade)
+        self.notify(f"{rated.grade.label.title()}: next in {self.outcome.intervals[rated.grade]}",
+                    timeout=2)
+        self.show_next()
+
+    def action_accept(self) -> None:
+        """Enter after the reveal takes the suggested rating."""
+        if self.outcome is not None and not self.is_mock:
+            self.action_rate(self.outcome.suggested.value)
+
+    def action_explain(self) -> None:
+        """Toggle the explanation (after the reveal)."""
+        current = self.session.current if self.session else None
+        if current is None or self.outcome is None:
+            self.notify("Answer first; the explanation comes with the reveal.")
+            return
+        self.show_explanation = not self.show_explanation
+        q = current.question
+        zh = q.zh if self.qapp.language == "zh" else None
+        text = zh.explanation if zh and zh.explanation else q.explanation
+        self.query_one("#explanation", Markdown).update(
+            "**Why**\n\n" + text if self.show_explanation else ""
+        )
+
+    def action_open_article(self) -> None:
+        """Open the main linked article in the browser."""
+        current = self.session.current if self.session else None
+        if current is None:
+            return
+        url = self.qapp.bank.articles[current.question.articles[0]].url
+        try:
+            webbrowser.open(url)
+            self.notify(f"Opening {url}", timeout=3)
+        except Exception as exc:  # a headless machine has no browser; say so, don't crash
+            self.notify(f"Could not open a browser: {exc}. The link: {url}", severity="warning")
+
+    def action_undo(self) -> None:
+        """Undo the last rating; that question comes back."""
+        if self.session is None or self.is_mock:
+            return
+        undone = self.session.undo()
+        if undone is None:
+            self.notify("Nothing to undo in this session.")
+            return
+        self.notify(f"Undone: {undone.id}")
+        self.show_next()
+
+    def action_suspend(self) -> None:
+        """Suspend the open question."""
+        if self.session is None or self.session.current is None:
+            return
+        q = self.session.suspend_current()
+        if q is not None:
+            self.notify(f"Suspended {q.id}. `quizzer unsuspend {q.id}` brings it back.")
+        self.show_next()
+
+    def action_back(self) -> None:
+        """Leave the session (every rating so far is saved)."""
+        if self.session is not None:
+            self.session.finish()
+            if self.is_mock:
+                self.finish()
+                return
+        self.app.pop_screen()
+
+    def tick(self) -> None:
+        """Update the mock-interview clock; time up ends the interview."""
+        if self.deadline is None:
+            return
+        left = max(0, self.deadline - time.monotonic())
+        minutes, seconds = divmod(int(left), 60)
+        self.query_one("#clock", Static).update(Text(f"⏱ {minutes:02d}:{seconds:02d}",
+                                                     style="bold red" if left < 60 else "bold"))
+        if left <= 0 and self.session is not None:
+            self.deadline = None
+            self.notify("Time is up.", severity="warning")
+            self.finish()
+
+    def finish(self) -> None:
+        """Replace this screen with the session summary."""
+        from quizzer.tui.screens.summary import SummaryScreen
+
+        assert self.session is not None
+        self.session.finish()
+        self.app.switch_screen(SummaryScreen(self.session, mock=self.is_mock,
+                                             company=self.company))
