@@ -295,6 +295,14 @@ def _check_refs(
                 f"{source!r} is not an interview page of {tag['key']!r}"
                 f"{suggest(source, company.pages)}",
             )
+    zh_block = raw.get("zh")
+    if raw.get("kind") == "numeric" and isinstance(zh_block, dict) and "worked" not in zh_block:
+        line, col = doc.where(base + ("zh",))
+        errors.add(path, line, col, "zh.worked is missing (a numeric question's zh block "
+                   "needs the worked solution too)")
+    if raw.get("kind") != "numeric" and isinstance(zh_block, dict) and "worked" in zh_block:
+        line, col = doc.where(base + ("zh", "worked"))
+        errors.add(path, line, col, "zh.worked is only for numeric questions")
     if raw.get("kind") == "choice":
         options = items("options")
         allowed = OPTION_LETTERS[: len(options)]

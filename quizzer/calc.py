@@ -128,8 +128,11 @@ def format_number(value: Any) -> str:
             "",
         )
         return f"{mantissa}e{int(exponent)}" if exponent else mantissa
-    text = f"{value:.4g}"
-    return text if "e" not in text else f"{value:.4f}".rstrip("0").rstrip(".")
+    if magnitude >= 1e4:
+        return f"{value:,.0f}"
+    if magnitude >= 1e3:
+        return f"{value:,.1f}".rstrip("0").rstrip(".")
+    return f"{value:.4g}"
 
 
 def format_count(value: float) -> str:

@@ -196,8 +196,13 @@ def schema(markdown: bool) -> None:
     click.echo(schema_markdown() if markdown else schema_json(), nl=markdown)
 
 
-from quizzer import cli_calc, cli_study  # noqa: E402
+from quizzer import cli_calc, cli_data, cli_review, cli_study  # noqa: E402
 
 main.add_command(cli_calc.solve)
 main.add_command(cli_calc.check)
 cli_study.register(main)
+main.add_command(cli_review.weak)
+main.add_command(cli_review.mock)
+for command in (cli_data.export, cli_data.backup, cli_data.restore, cli_data.import_reviews,
+                cli_data.new):
+    main.add_command(command)

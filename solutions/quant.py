@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 E4M3_MAX = 448.0
 """Largest finite FP8 E4M3 value (OCP FP8: S.1111.110 = 1.75 x 2^8)."""
 E5M2_MAX = 57344.0
 """Largest finite FP8 E5M2 value (1.75 x 2^15)."""
+
+
+def round_half_away(value: float) -> int:
+    """Round to nearest, halves away from zero (what quantization kernels do; Python's
+    round() sends halves to even)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
 def symmetric_scale(absmax: float, bits: int) -> dict[str, float]:
@@ -20,16 +27,18 @@ def symmetric_quantize(x: float, absmax: float, bits: int) -> dict[str, float]:
     """q = round(x / scale), clamped to [-qmax, qmax]."""
     qmax = 2 ** (bits - 1) - 1
     scale = absmax / qmax
-    q = max(-qmax, min(qmax, round(x / scale)))
+    q = max(-qmax, min(qmax, round_half_away(x / scale)))
     return {"answer": q, "scale": scale, "qmax": qmax, "dequant": q * scale,
 }
 
 
 def asymmetric_zero_point(x_min: float, x_max: float, bits: int) -> dict[str, float]:
-    """Unsigned asymmetric: scale = (max - min) / (2^bits - 1), zero_point = round(-min / scale)."""
+    """Unsigned asymmetric: scale = (max - min) / (2^bits - 1), zero_point = round(-min / scale)
+    clamped to [0, 2^bits - 1] (a range that excludes 0 pins it to an end)."""
     levels = 2**bits - 1
     scale = (x_max - x_min) / levels
-    return {"answer": round(-x_min / scale), "scale": scale, "levels": levels}
+    zero_point = max(0, min(levels, round_half_away(-x_min / scale)))
+    return {"answer": zero_point, "scale": scale, "levels": levels}
 
 
 def group_bits_per_weight(bits: int, group_size: int, scale_bits: int,

@@ -78,7 +78,8 @@ def fp8_spacing(fmt: str, value: float) -> dict[str, float]:
     exponent = math.floor(math.log2(value))
     if exponent < FP8_MIN_NORMAL_EXP[fmt]:
         raise ValueError(f"{value} is subnormal in {fmt}")
-    return {"answer": 2.0 ** (exponent - m), "exponent": exponent, "mantissa_bits": m,
+    return {"answer": 2.0 ** (exponent - m), "name": fmt.upper(), "exponent": exponent,
+            "mantissa_bits": m,
             "low": 2.0**exponent, "high": 2.0 ** (exponent + 1), "codes": 2**m}
 
 

@@ -25,11 +25,13 @@ class QuizzerApp(App[None]):
         Binding("f1", "help", "Help", show=False),
     ]
 
-    def __init__(self, bank: Bank, store: Store, start_questions: list[str] | None = None) -> None:
+    def __init__(self, bank: Bank, store: Store, start_questions: list[str] | None = None,
+                 start_mock: tuple[str, float] | None = None) -> None:
         super().__init__()
         self.bank = bank
         self.store = store
         self.start_questions = start_questions
+        self.start_mock = start_mock
         self.language: str = store.setting("language", "en")
         self.theme = "textual-light" if store.setting("theme", "dark") == "light" else (
             "textual-dark"
@@ -42,6 +44,13 @@ class QuizzerApp(App[None]):
         if self.start_questions:
             questions = [q for qid in self.start_questions if (q := self.bank.get(qid))]
             self.start_study(questions, mode="drill")
+        if self.start_mock:
+            from quizzer.mock import assemble_mock
+
+            company, minutes = self.start_mock
+            plan = assemble_mock(self.bank, self.store, company, minutes)
+            self.start_study(plan.questions, mode="mock", title=f"Mock: {company}",
+                             timed_minutes=minutes, company=company)
 
     def start_study(self, questions: list[AnyQuestion], mode: str = "drill",
                     title: str = "Study", timed_minutes: float | None = None,
