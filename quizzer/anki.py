@@ -40,8 +40,8 @@ def note_fields(bank: Bank, q: AnyQuestion) -> tuple[str, str, str]:
         back_parts.append(attempt.worked())
     elif isinstance(q, ChoiceQuestion):
         prompt += "\n\n" + "\n".join(
-            f"- **{letter}.** {text}" for letter, text in zip(OPTION_LETTERS, q.options,
-                                                              strict=False)
+            f"- **{letter}.** {text}"
+            for letter, text in zip(OPTION_LETTERS, q.options, strict=False)
         )
         back_parts.append("**Answer:** " + ", ".join(q.correct))
     else:
@@ -70,19 +70,27 @@ def export_apkg(bank: Bank, questions: list[AnyQuestion], out: Path) -> int:
         _stable_id(MODEL_NAME),
         MODEL_NAME,
         fields=[{"name": "Front"}, {"name": "Back"}, {"name": "Link"}, {"name": "Id"}],
-        templates=[{
-            "name": "Card 1",
-            "qfmt": "{{Front}}",
-            "afmt": "{{FrontSide}}<hr id=answer>{{Back}}<p>{{Link}}</p>"
-                    "<p style='color:#888;font-size:small'>{{Id}}</p>",
-        }],
+        templates=[
+            {
+                "name": "Card 1",
+                "qfmt": "{{Front}}",
+                "afmt": "{{FrontSide}}<hr id=answer>{{Back}}<p>{{Link}}</p>"
+                "<p style='color:#888;font-size:small'>{{Id}}</p>",
+            }
+        ],
         css=".card { font-family: sans-serif; font-size: 18px; text-align: left; }",
     )
     deck = genanki.Deck(_stable_id(DECK_NAME), DECK_NAME)
     for q in questions:
         front, back, link = note_fields(bank, q)
-        deck.add_note(genanki.Note(model=model, fields=[front, back, link, q.id],
-                                   tags=note_tags(q), guid=genanki.guid_for("quizzer", q.id)))
+        deck.add_note(
+            genanki.Note(
+                model=model,
+                fields=[front, back, link, q.id],
+                tags=note_tags(q),
+                guid=genanki.guid_for("quizzer", q.id),
+            )
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     genanki.Package(deck).write_to_file(str(out))
     return len(questions)

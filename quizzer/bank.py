@@ -183,10 +183,21 @@ def _pydantic_errors(
 
 
 def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
-    from quizzer.models import ChoiceQuestion, NumericQuestion, RecallQuestion, ZhBlock
+    from quizzer.models import (
+        ChoiceQuestion,
+        NumericQuestion,
+        QuestionBase,
+        RecallQuestion,
+        ZhBlock,
+    )
 
-    kinds = {"recall": RecallQuestion, "choice": ChoiceQuestion, "numeric": NumericQuestion}
-    model = kinds.get(question.get("kind") if isinstance(question, dict) else None)
+    kinds: dict[str, type[QuestionBase]] = {
+        "recall": RecallQuestion,
+        "choice": ChoiceQuestion,
+        "numeric": NumericQuestion,
+    }
+    kind = question.get("kind") if isinstance(question, dict) else None
+    model = kinds.get(kind) if isinstance(kind, str) else None
     if model is None:
         return list(RecallQuestion.model_fields)
     if inner == ["zh"]:
@@ -210,9 +221,9 @@ def _load_catalog(root: Path, name: str, top: str, errors: _Collector) -> tuple[
     return doc.data[top], doc
 
 
-def _catalogs(root: Path, errors: _Collector) -> tuple[
-    dict[str, Article], dict[str, Company], list[Module], dict[str, Topic], dict[str, str]
-]:
+def _catalogs(
+    root: Path, errors: _Collector
+) -> tuple[dict[str, Article], dict[str, Company], list[Module], dict[str, Topic], dict[str, str]]:
     articles: dict[str, Article] = {}
     companies: dict[str, Company] = {}
     modules: list[Module] = []
@@ -274,9 +285,7 @@ def _check_refs(
     for i, article in enumerate(items("articles")):
         if isinstance(article, str) and article not in articles:
             line, col = doc.where(base + ("articles", i))
-            errors.add(
-                path, line, col, f"unknown article {article!r}{suggest(article, articles)}"
-            )
+            errors.add(path, line, col, f"unknown article {article!r}{suggest(article, articles)}")
     for i, tag in enumerate(items("companies")):
         if not isinstance(tag, dict) or not isinstance(tag.get("key"), str):
             continue
@@ -285,21 +294,29 @@ def _check_refs(
         if company is None:
             line, col = doc.where(base + ("companies", i, "key"))
             errors.add(
-                path, line, col,
+                path,
+                line,
+                col,
                 f"unknown company {tag['key']!r}{suggest(tag['key'], companies)}",
             )
         elif isinstance(source, str) and source not in company.pages:
             line, col = doc.where(base + ("companies", i, "source"))
             errors.add(
-                path, line, col,
+                path,
+                line,
+                col,
                 f"{source!r} is not an interview page of {tag['key']!r}"
                 f"{suggest(source, company.pages)}",
             )
     zh_block = raw.get("zh")
     if raw.get("kind") == "numeric" and isinstance(zh_block, dict) and "worked" not in zh_block:
         line, col = doc.where(base + ("zh",))
-        errors.add(path, line, col, "zh.worked is missing (a numeric question's zh block "
-                   "needs the worked solution too)")
+        errors.add(
+            path,
+            line,
+            col,
+            "zh.worked is missing (a numeric question's zh block needs the worked solution too)",
+        )
     if raw.get("kind") != "numeric" and isinstance(zh_block, dict) and "worked" in zh_block:
         line, col = doc.where(base + ("zh", "worked"))
         errors.add(path, line, col, "zh.worked is only for numeric questions")
@@ -313,18 +330,27 @@ def _check_refs(
                 at = base + (("correct", i) if isinstance(correct, list) else ("correct",))
                 line, col = doc.where(at)
                 errors.add(
-                    path, line, col,
+                    path,
+                    line,
+                    col,
                     f"correct answer {letter!r} is not among the options "
-                    f"({allowed[:1]}–{allowed[-1:]})" if allowed else "choice has no options",
+                    f"({allowed[:1]}–{allowed[-1:]})"
+                    if allowed
+                    else "choice has no options",
                 )
         zh = raw.get("zh")
-        if isinstance(zh, dict) and isinstance(zh.get("options"), list):
-            if len(zh["options"]) != len(options):
-                line, col = doc.where(base + ("zh", "options"))
-                errors.add(
-                    path, line, col,
-                    f"zh.options has {len(zh['options'])} options but options has {len(options)}",
-                )
+        if (
+            isinstance(zh, dict)
+            and isinstance(zh.get("options"), list)
+            and len(zh["options"]) != len(options)
+        ):
+            line, col = doc.where(base + ("zh", "options"))
+            errors.add(
+                path,
+                line,
+                col,
+                f"zh.options has {len(zh['options'])} options but options has {len(options)}",
+            )
 
 
 def _fingerprint(root: Path, files: list[Path]) -> str:
@@ -417,7 +443,8 @@ def _load_uncached(root: Path, files: list[Path]) -> Bank:
                 if raw_id in seen_ids:
                     first = seen_ids[raw_id]
                     errors.add(
-                        path, *doc.where(base + ("id",)),
+                        path,
+                        *doc.where(base + ("id",)),
                         f"duplicate id {raw_id!r} (also at {first.path}:{first.line})",
                     )
                 else:

@@ -123,9 +123,13 @@ def format_number(value: Any) -> str:
     if float(value).is_integer() and magnitude < 1e7:
         return f"{int(value):,}"
     if magnitude >= 1e7 or magnitude < 1e-3:
-        mantissa, exponent = f"{value:.4g}".split("e") if "e" in f"{value:.4g}" else (
-            f"{value:.4g}",
-            "",
+        mantissa, exponent = (
+            f"{value:.4g}".split("e")
+            if "e" in f"{value:.4g}"
+            else (
+                f"{value:.4g}",
+                "",
+            )
         )
         return f"{mantissa}e{int(exponent)}" if exponent else mantissa
     if magnitude >= 1e4:
@@ -146,7 +150,8 @@ def format_count(value: float) -> str:
 class TemplateFormatter(string.Formatter):
     """str.format for prompts and worked solutions: pretty numbers, unit specs, no dunders.
 
-    ``{x}`` prints a number nicely; ``{x:count}`` as 70.6B; ``{x:GB}`` converts a base-unit value to GB and appends
+    ``{x}`` prints a number nicely; ``{x:count}`` as 70.6B; ``{x:GB}`` converts a base-unit
+    value to GB and appends
     the unit; any other spec (``{x:.2f}``) is Python's own.
     """
 
@@ -185,7 +190,7 @@ def render(template: str, context: dict[str, Any]) -> str:
 def _round_sig(value: float, digits: int = 3) -> float:
     if value == 0:
         return 0.0
-    return round(value, digits - 1 - int(math.floor(math.log10(abs(value)))))
+    return round(value, digits - 1 - math.floor(math.log10(abs(value))))
 
 
 def _is_int(value: Any) -> bool:
@@ -204,14 +209,14 @@ def draw_value(spec: ParamSpec, rng: random.Random, bank_root: Path | None = Non
     assert spec.range is not None
     low, high = spec.range
     if spec.step is not None:
-        count = int(math.floor((high - low) / spec.step + 1e-9))
+        count = math.floor((high - low) / spec.step + 1e-9)
         picked = low + rng.randint(0, count) * spec.step
         if _is_int(low) and _is_int(spec.step):
             return int(picked)
         return round(picked, 10)
     if spec.log:
         picked = math.exp(rng.uniform(math.log(low), math.log(high)))
-        return int(round(picked)) if _is_int(low) and _is_int(high) else _round_sig(picked, 2)
+        return round(picked) if _is_int(low) and _is_int(high) else _round_sig(picked, 2)
     if _is_int(low) and _is_int(high):
         return rng.randint(int(low), int(high))
     return _round_sig(rng.uniform(low, high), 3)
@@ -229,7 +234,7 @@ def extremes(spec: ParamSpec, bank_root: Path | None = None) -> list[Any]:
     assert spec.range is not None
     low, high = spec.range
     if spec.step is not None:
-        count = int(math.floor((high - low) / spec.step + 1e-9))
+        count = math.floor((high - low) / spec.step + 1e-9)
         top = low + count * spec.step
         return [low, int(top) if _is_int(low) and _is_int(spec.step) else top]
     return [low, high]
@@ -268,9 +273,7 @@ def draw_params(
             spec = q.params[name]
             params[name] = preset(spec.preset, raw, bank_root) if spec.preset else _coerce(raw)
             continue
-        holders = [
-            p for p in params.values() if isinstance(p, Preset) and name in p
-        ]
+        holders = [p for p in params.values() if isinstance(p, Preset) and name in p]
         if not holders:
             from quizzer.bank import suggest
 
@@ -297,7 +300,7 @@ def load_solution(dotted: str) -> Callable[..., Any]:
     func = getattr(module, func_name, None)
     if not callable(func):
         raise CalcError(f"{module_name} has no function {func_name!r}")
-    return func  # type: ignore[no-any-return]
+    return func
 
 
 def signature_problems(q: NumericQuestion) -> list[str]:

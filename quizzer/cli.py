@@ -18,6 +18,7 @@ from quizzer.bank import Bank, BankError
 from quizzer.cli_common import echo_json, fail, open_bank
 from quizzer.models import QUESTION_KINDS
 
+
 class QuizzerGroup(click.Group):
     """Lists commands in the order they were added, which is the order a user needs them."""
 
@@ -99,11 +100,17 @@ def filter_options(func: Any) -> Any:
             "--kind", "kinds", multiple=True, type=click.Choice(QUESTION_KINDS), help="Kind."
         ),
         click.option(
-            "--difficulty", "difficulties", multiple=True, type=click.IntRange(1, 5),
+            "--difficulty",
+            "difficulties",
+            multiple=True,
+            type=click.IntRange(1, 5),
             help="Difficulty 1-5 (repeatable).",
         ),
         click.option(
-            "--module", "modules", multiple=True, type=click.IntRange(1, 4),
+            "--module",
+            "modules",
+            multiple=True,
+            type=click.IntRange(1, 4),
             help="Module 1-4 (repeatable).",
         ),
     ]
@@ -116,7 +123,11 @@ def check_filter_keys(bank: Bank, filters: dict[str, Any]) -> None:
     """Exit 2 with a suggestion when a filter names an unknown key."""
     from quizzer.bank import suggest
 
-    tables = {"topics": bank.topics, "companies": bank.companies, "articles": bank.articles}
+    tables: dict[str, dict[str, Any]] = {
+        "topics": bank.topics,
+        "companies": bank.companies,
+        "articles": bank.articles,
+    }
     for name, table in tables.items():
         for key in filters.get(name, ()):
             if key not in table:
@@ -189,10 +200,21 @@ def coverage(as_json: bool) -> None:
 
 @main.command()
 @click.option("--markdown", is_flag=True, help="Print the field reference as Markdown tables.")
-def schema(markdown: bool) -> None:
-    """Print the JSON Schema of a question file (committed as question_bank/question.schema.json)."""
-    from quizzer.schema_doc import schema_json, schema_markdown
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Rewrite question.schema.json and the field reference in question_bank/README.md.",
+)
+def schema(markdown: bool, write: bool) -> None:
+    """Print the JSON Schema of a question file (question_bank/question.schema.json)."""
+    from quizzer.schema_doc import schema_json, schema_markdown, write_generated
 
+    if write:
+        from quizzer.paths import bank_dir
+
+        for path in write_generated(bank_dir()):
+            click.echo(f"wrote {path}")
+        return
     click.echo(schema_markdown() if markdown else schema_json(), nl=markdown)
 
 
@@ -203,6 +225,11 @@ main.add_command(cli_calc.check)
 cli_study.register(main)
 main.add_command(cli_review.weak)
 main.add_command(cli_review.mock)
-for command in (cli_data.export, cli_data.backup, cli_data.restore, cli_data.import_reviews,
-                cli_data.new):
+for command in (
+    cli_data.export,
+    cli_data.backup,
+    cli_data.restore,
+    cli_data.import_reviews,
+    cli_data.new,
+):
     main.add_command(command)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 
-def run_app(start_questions: list[str] | None = None,
-            start_mock: tuple[str, float] | None = None) -> None:
+def run_app(
+    start_questions: list[str] | None = None, start_mock: tuple[str, float] | None = None
+) -> None:
     """Start the TUI, with clear messages (not tracebacks) for a bad bank or database."""
     from quizzer.cli_common import fail, open_bank
     from quizzer.store import StoreError, open_store

@@ -36,7 +36,10 @@ def numeric_question(question_id: str) -> NumericQuestion:
 
 seed_option = click.option("--seed", type=int, help="Parameter seed (default: a fresh draw).")
 set_option = click.option(
-    "--set", "sets", multiple=True, metavar="NAME=VALUE",
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="NAME=VALUE",
     help="Fix a parameter (a preset by name) or a preset field, e.g. --set model=llama-3-70b "
     "--set layers=40. Repeatable.",
 )
@@ -46,7 +49,9 @@ set_option = click.option(
 @click.argument("question_id")
 @seed_option
 @set_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, seed, params, answer, worked.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON: id, seed, params, answer, worked."
+)
 def solve(question_id: str, seed: int | None, sets: tuple[str, ...], as_json: bool) -> None:
     """Show a numeric question's parameters, reference answer and worked solution."""
     from quizzer import calc

@@ -10,8 +10,13 @@ from quizzer.cli_common import fail, open_bank
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["apkg", "csv", "json"]), required=True,
-              help="apkg: the bank as an Anki deck; csv/json: your review history.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["apkg", "csv", "json"]),
+    required=True,
+    help="apkg: the bank as an Anki deck; csv/json: your review history.",
+)
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 def export(fmt: str, out: Path) -> None:
     """Export the bank as an Anki deck, or your review history as CSV or JSON."""
@@ -57,8 +62,12 @@ def restore(source: Path, yes: bool) -> None:
     except StoreError as exc:
         fail(f"not restored: {exc}")
     target = db_path()
-    if not yes and target.exists() and not click.confirm(
-        f"Replace the progress in {target} with {count} reviews from {source}?", default=False
+    if (
+        not yes
+        and target.exists()
+        and not click.confirm(
+            f"Replace the progress in {target} with {count} reviews from {source}?", default=False
+        )
     ):
         fail("not restored", 1)
     try:
@@ -85,7 +94,11 @@ def import_reviews(source: Path) -> None:
 
 
 @click.command()
-@click.option("--kind", type=click.Choice(["recall", "choice", "numeric"]))
+@click.option(
+    "--kind",
+    type=click.Choice(["recall", "choice", "numeric"]),
+    help="Kind of question (asked if left out).",
+)
 @click.option("--topic", help="Topic key from topics.yaml.")
 @click.option("--article", help="Article key from articles.yaml.")
 def new(kind: str | None, topic: str | None, article: str | None) -> None:
@@ -95,8 +108,9 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
 
     bank = open_bank()
     if kind is None:
-        kind = click.prompt("Kind", type=click.Choice(["recall", "choice", "numeric"]),
-                            default="recall")
+        kind = click.prompt(
+            "Kind", type=click.Choice(["recall", "choice", "numeric"]), default="recall"
+        )
     while topic not in bank.topics:
         if topic is not None:
             click.echo(f"unknown topic {topic!r}{suggest(topic, bank.topics)}", err=True)

@@ -30,7 +30,10 @@ def card_json(question_id: str) -> dict[str, Any] | None:
             return None
         data = card_summary(row.card)
         data.update(
-            reps=row.reps, lapses=row.lapses, suspended=row.suspended, leech=row.leech,
+            reps=row.reps,
+            lapses=row.lapses,
+            suspended=row.suspended,
+            leech=row.leech,
             buried_until=row.buried_until,
         )
         return data
@@ -61,12 +64,22 @@ def register(group: click.Group) -> None:
     @click.option("--limit", type=click.IntRange(min=1), help="At most N questions.")
     @click.option("--due-only", is_flag=True, help="Only reviews that are due.")
     @click.option("--new-only", is_flag=True, help="Only questions never seen.")
-    @click.option("--id", "ids", multiple=True, help="Drill exactly this question now (repeatable).")
+    @click.option(
+        "--id", "ids", multiple=True, help="Drill exactly this question now (repeatable)."
+    )
     @click.option("--weak", is_flag=True, help="Questions from your weakest topics, due or not.")
     @click.option("--plain", is_flag=True, help="Line-based session on stdin/stdout.")
     @click.option("--lang", type=click.Choice(["en", "zh"]), default=None, help="Language.")
-    def drill(limit: int | None, due_only: bool, new_only: bool, ids: tuple[str, ...],
-              weak: bool, plain: bool, lang: str | None, **filters: Any) -> None:
+    def drill(
+        limit: int | None,
+        due_only: bool,
+        new_only: bool,
+        ids: tuple[str, ...],
+        weak: bool,
+        plain: bool,
+        lang: str | None,
+        **filters: Any,
+    ) -> None:
         """Study: due reviews first, then new questions up to the daily limit."""
         import sys
 
@@ -96,7 +109,12 @@ def register(group: click.Group) -> None:
             mode = "weak"
         else:
             questions = due_queue(
-                bank, store, now, build_filters(filters), limit=limit, due_only=due_only,
+                bank,
+                store,
+                now,
+                build_filters(filters),
+                limit=limit,
+                due_only=due_only,
                 new_only=new_only,
             )
             mode = "drill"

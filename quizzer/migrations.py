@@ -16,7 +16,7 @@ migrations = Migrations(MIGRATION_SET)
 @migrations(name="001_initial")
 def initial(db: Database) -> None:
     """Cards, reviews, sessions and settings."""
-    db["cards"].create(
+    db.table("cards").create(
         {
             "question_id": str,
             "card_json": str,
@@ -38,7 +38,7 @@ def initial(db: Database) -> None:
         not_null={"question_id", "card_json", "due"},
         defaults={"reps": 0, "lapses": 0, "correct": 0, "graded": 0, "suspended": 0},
     )
-    db["sessions"].create(
+    db.table("sessions").create(
         {
             "id": int,
             "started_at": str,
@@ -49,7 +49,7 @@ def initial(db: Database) -> None:
         },
         pk="id",
     )
-    db["reviews"].create(
+    db.table("reviews").create(
         {
             "id": int,
             "question_id": str,
@@ -68,21 +68,21 @@ def initial(db: Database) -> None:
         pk="id",
         not_null={"question_id", "reviewed_at", "rating"},
     )
-    db["reviews"].create_index(["reviewed_at"])
-    db["reviews"].create_index(["question_id", "reviewed_at"])
-    db["reviews"].create_index(["session_id"])
-    db["cards"].create_index(["due"])
-    db["settings"].create({"key": str, "value": str}, pk="key")
+    db.table("reviews").create_index(["reviewed_at"])
+    db.table("reviews").create_index(["question_id", "reviewed_at"])
+    db.table("reviews").create_index(["session_id"])
+    db.table("cards").create_index(["due"])
+    db.table("settings").create({"key": str, "value": str}, pk="key")
 
 
 @migrations(name="002_review_uid")
 def review_uid(db: Database) -> None:
     """A globally unique id per review (uuid4 hex), so imports merge without duplicates."""
-    db["reviews"].add_column("uid", str)
+    db.table("reviews").add_column("uid", str)
     db.execute(
         "UPDATE reviews SET uid = question_id || '@' || reviewed_at || '#' || id WHERE uid IS NULL"
     )
-    db["reviews"].create_index(["uid"], unique=True)
+    db.table("reviews").create_index(["uid"], unique=True)
 
 
 def apply(db: Database) -> None:

@@ -51,18 +51,20 @@ def tier_mates(bank: Bank, company: str, limit: int = 3) -> list[str]:
     return sorted(counts, key=lambda key: (-counts[key], key))[:limit]
 
 
-def assemble_mock(bank: Bank, store: Store, company: str, minutes: float = 45,
-                  seed: int | None = None) -> MockPlan:
+def assemble_mock(
+    bank: Bank, store: Store, company: str, minutes: float = 45, seed: int | None = None
+) -> MockPlan:
     """Pick and order the questions of a mock for ``company``."""
     if company not in bank.companies:
-        return MockPlan(company, [], f"unknown company {company!r}{suggest(company, bank.companies)}")
+        return MockPlan(
+            company, [], f"unknown company {company!r}{suggest(company, bank.companies)}"
+        )
     tagged = [q for q in bank.questions if any(t.key == company for t in q.companies)]
     if not tagged:
         mates = tier_mates(bank, company)
         name = bank.companies[company].name_en
-        hint = (f" Closest tier-mates with questions: {', '.join(mates)}." if mates else "")
-        return MockPlan(company, [], f"No question in the bank is tagged {name} yet.{hint}",
-                        mates)
+        hint = f" Closest tier-mates with questions: {', '.join(mates)}." if mates else ""
+        return MockPlan(company, [], f"No question in the bank is tagged {name} yet.{hint}", mates)
     rng = random.Random(seed if seed is not None else f"{company}")
     count = max(MIN_QUESTIONS, min(MAX_QUESTIONS, round(minutes / MINUTES_PER_QUESTION)))
     topics = {t for q in tagged for t in q.topics}
@@ -102,13 +104,15 @@ def mock_report(bank: Bank, store: Store, session: StudySession, company: str) -
         for topic in rated.question.topics:
             by_topic[topic][0] += int(passed)
             by_topic[topic][1] += 1
-        per_question.append({
-            "id": rated.question.id,
-            "kind": rated.question.kind,
-            "seconds": round(rated.duration_ms / 1000, 1),
-            "passed": passed,
-            "rating": rated.grade.label,
-        })
+        per_question.append(
+            {
+                "id": rated.question.id,
+                "kind": rated.question.kind,
+                "seconds": round(rated.duration_ms / 1000, 1),
+                "passed": passed,
+                "rating": rated.grade.label,
+            }
+        )
         if not passed:
             key = rated.question.articles[0]
             review_next[key] = bank.articles[key].url
@@ -123,8 +127,7 @@ def mock_report(bank: Bank, store: Store, session: StudySession, company: str) -
         ).fetchone()
         if row is not None:
             n, ok = _score_of_session(store, row[0])
-            previous = {"started_at": row[1], "questions": n,
-                        "score": ok / n if n else None}
+            previous = {"started_at": row[1], "questions": n, "score": ok / n if n else None}
     return {
         "company": company,
         "questions": total,
@@ -149,8 +152,10 @@ def mock_report_text(report: dict[str, Any], bank: Bank) -> str:
     previous = report["previous"]
     if previous and previous["score"] is not None:
         delta = report["score"] - previous["score"]
-        lines.append(f"Last mock ({previous['started_at'][:10]}): {previous['score']:.0%} "
-                     f"→ now {report['score']:.0%} ({delta:+.0%})")
+        lines.append(
+            f"Last mock ({previous['started_at'][:10]}): {previous['score']:.0%} "
+            f"→ now {report['score']:.0%} ({delta:+.0%})"
+        )
     else:
         lines.append("First mock for this company: nothing to compare yet.")
     lines.append("\nBy topic:")

@@ -116,8 +116,11 @@ class ChoiceQuestion(QuestionBase):
             {
                 "anyOf": [
                     {"type": "string", "pattern": "^[A-I]$"},
-                    {"type": "array", "items": {"type": "string", "pattern": "^[A-I]$"},
-                     "minItems": 1},
+                    {
+                        "type": "array",
+                        "items": {"type": "string", "pattern": "^[A-I]$"},
+                        "minItems": 1,
+                    },
                 ]
             }
         ),
@@ -167,9 +170,7 @@ class ParamSpec(Strict):
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> ParamSpec:
-        given = [
-            name for name in ("range", "choose", "value") if getattr(self, name) is not None
-        ]
+        given = [name for name in ("range", "choose", "value") if getattr(self, name) is not None]
         if self.preset is not None and not given:
             return self
         if len(given) != 1:
@@ -203,7 +204,8 @@ class NumericQuestion(QuestionBase):
     worked: str = Field(min_length=1)
     """Markdown worked solution: formula, then numbers, then unit, then a sanity check. Uses
     `{param}`, `{preset.field}`, `{answer}` and any intermediate the solution returns;
-    `{x:GB}` shows a base-unit value in GB, `{x:count}` a count as 70.6B. Write literal braces as `{{` and `}}`."""
+    `{x:GB}` shows a base-unit value in GB, `{x:count}` a count as 70.6B. Write literal braces
+    as `{{` and `}}`."""
     allow_negative: bool = False
     """Set when a negative answer is physically possible; otherwise validation flags one."""
 

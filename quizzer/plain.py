@@ -34,8 +34,11 @@ def header(bank: Bank, current: Current, index: int, total: int) -> str:
     """The line above a question: position, id, kind, difficulty, topics, companies."""
     q = current.question
     companies = ", ".join(bank.companies[t.key].name_en for t in q.companies)
-    parts = [f"[{index}/{total}] {q.id}", f"{q.kind} · difficulty {q.difficulty}",
-             "topics: " + ", ".join(q.topics)]
+    parts = [
+        f"[{index}/{total}] {q.id}",
+        f"{q.kind} · difficulty {q.difficulty}",
+        "topics: " + ", ".join(q.topics),
+    ]
     if companies:
         parts.append("asked at: " + companies)
     text = " · ".join(parts)
@@ -87,9 +90,7 @@ def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> st
 
 def rating_prompt(outcome: Outcome) -> str:
     """'Rate 1 again (1m) · … [Enter = good]> '."""
-    parts = [
-        f"{g.value} {g.label} ({outcome.intervals[g]})" for g in Grade if g in outcome.allowed
-    ]
+    parts = [f"{g.value} {g.label} ({outcome.intervals[g]})" for g in Grade if g in outcome.allowed]
     return "Rate " + " · ".join(parts) + f" [Enter = {outcome.suggested.label}]> "
 
 
@@ -107,8 +108,10 @@ def run_plain_drill(
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     if not questions:
-        out.write("Nothing to study right now: no question is due and the daily new limit is "
-                  "reached (or the filters match nothing).\n")
+        out.write(
+            "Nothing to study right now: no question is due and the daily new limit is "
+            "reached (or the filters match nothing).\n"
+        )
         return StudySession(bank, store, [], mode=mode, record_session=False)
     session = StudySession(bank, store, questions, mode=mode)
     out.write(f"{len(questions)} question(s). Commands at the answer prompt: {COMMANDS}\n")
@@ -178,8 +181,11 @@ def _finish(session: StudySession, out: TextIO) -> StudySession:
     summary = session.summary()
     out.write(
         f"\nSession over: {summary['rated']} rated"
-        + (f", {summary['correct']}/{summary['graded']} auto-graded right" if summary["graded"]
-           else "")
+        + (
+            f", {summary['correct']}/{summary['graded']} auto-graded right"
+            if summary["graded"]
+            else ""
+        )
         + "\n"
     )
     if summary["review_articles"]:

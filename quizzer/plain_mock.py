@@ -16,17 +16,26 @@ from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import Store
 
 
-def run_plain_mock(bank: Bank, store: Store, plan: MockPlan, minutes: float, *,
-                   lang: str = "en", stdin: TextIO | None = None,
-                   stdout: TextIO | None = None) -> StudySession:
+def run_plain_mock(
+    bank: Bank,
+    store: Store,
+    plan: MockPlan,
+    minutes: float,
+    *,
+    lang: str = "en",
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> StudySession:
     """Ask the plan's questions until done or out of time, then self-rate recall answers and
     print the report."""
     inp, out = stdin or sys.stdin, stdout or sys.stdout
     name = bank.companies[plan.company].name_en
     session = StudySession(bank, store, plan.questions, mode="mock", company=plan.company)
     started = clock.now()
-    out.write(f"Mock interview: {name}, {len(plan.questions)} question(s), {minutes:g} minute(s).\n"
-              "Answers are shown in the report at the end.\n")
+    out.write(
+        f"Mock interview: {name}, {len(plan.questions)} question(s), {minutes:g} minute(s).\n"
+        "Answers are shown in the report at the end.\n"
+    )
     pending: list[tuple[Current, Outcome]] = []
     ended_by_input = False
     while True:
@@ -37,8 +46,10 @@ def run_plain_mock(bank: Bank, store: Store, plan: MockPlan, minutes: float, *,
         if current is None:
             break
         left = max(0.0, minutes * 60 - (clock.now() - started).total_seconds())
-        out.write(f"\n[{session.position + len(pending) + 1}/{session.total}] "
-                  f"⏱ {int(left // 60):02d}:{int(left % 60):02d} left · {current.question.kind}\n")
+        out.write(
+            f"\n[{session.position + len(pending) + 1}/{session.total}] "
+            f"⏱ {int(left // 60):02d}:{int(left % 60):02d} left · {current.question.kind}\n"
+        )
         out.write(current.prompt(lang).rstrip() + "\n")
         if isinstance(current.question, ChoiceQuestion):
             out.write(options_text(current.question, lang) + "\n")
@@ -67,8 +78,7 @@ def run_plain_mock(bank: Bank, store: Store, plan: MockPlan, minutes: float, *,
         q = current.question
         assert isinstance(q, RecallQuestion)
         out.write(f"\nYour answer to {q.id}: {current.answer or '(blank)'}\n")
-        out.write("Model answer key points:\n" + "\n".join(f"  - {p}" for p in q.key_points)
-                  + "\n")
+        out.write("Model answer key points:\n" + "\n".join(f"  - {p}" for p in q.key_points) + "\n")
         default = Grade.GOOD if outcome.answered else Grade.AGAIN
         grade = default
         if not ended_by_input:

@@ -79,8 +79,11 @@ def fresh_id(bank: Bank, topic: str) -> str:
 def stub_text(question_id: str, kind: str, topic: str, article: str) -> str:
     """The YAML of one stub question."""
     body = {"recall": RECALL, "choice": CHOICE, "numeric": NUMERIC}[kind]
-    return (COMMON_TOP.format(id=question_id, kind=kind) + body.format()
-            + COMMON_BOTTOM.format(topic=topic, article=article))
+    return (
+        COMMON_TOP.format(id=question_id, kind=kind)
+        + body.format()
+        + COMMON_BOTTOM.format(topic=topic, article=article)
+    )
 
 
 def target_file(bank: Bank, topic: str, article: str) -> Path:

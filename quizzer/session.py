@@ -50,8 +50,14 @@ class Filters:
     def accepts(self, bank: Bank, q: AnyQuestion) -> bool:
         """Whether ``q`` passes every filter."""
         return matches(
-            bank, q, topics=self.topics, companies=self.companies, articles=self.articles,
-            kinds=self.kinds, difficulties=self.difficulties, modules=self.modules,
+            bank,
+            q,
+            topics=self.topics,
+            companies=self.companies,
+            articles=self.articles,
+            kinds=self.kinds,
+            difficulties=self.difficulties,
+            modules=self.modules,
             search=self.search,
         )
 
@@ -240,9 +246,9 @@ class StudySession:
         now = clock.now()
         row = self.store.card(q.id)
         card = row.card if row else new_card(now)
-        attempt = prepare(q, seed, bank_root=self.bank.root) if isinstance(
-            q, NumericQuestion
-        ) else None
+        attempt = (
+            prepare(q, seed, bank_root=self.bank.root) if isinstance(q, NumericQuestion) else None
+        )
         edited = bool(row and row.content_hash and row.content_hash != self.bank.content_hash(q))
         self.current = Current(q, card, attempt, edited)
         return self.current
@@ -263,8 +269,7 @@ class StudySession:
         intervals = self.intervals()
         everything = tuple(Grade)
         if not text:
-            outcome = Outcome(None, "not answered", None, Grade.AGAIN, everything, intervals,
-                              False)
+            outcome = Outcome(None, "not answered", None, Grade.AGAIN, everything, intervals, False)
         elif isinstance(q, ChoiceQuestion):
             picked = parse_choice(text, q)
             right = picked == set(q.correct)
@@ -276,15 +281,15 @@ class StudySession:
             verdict = grade(current.attempt, text)
             outcome = self._auto(verdict.correct, verdict.message, verdict.hint, intervals)
         else:
-            outcome = Outcome(None, "compare with the model answer", None, Grade.GOOD,
-                              everything, intervals, True)
+            outcome = Outcome(
+                None, "compare with the model answer", None, Grade.GOOD, everything, intervals, True
+            )
         current.answer = text
         current.outcome = outcome
         return outcome
 
     @staticmethod
-    def _auto(right: bool, message: str, hint: str | None,
-              intervals: dict[Grade, str]) -> Outcome:
+    def _auto(right: bool, message: str, hint: str | None, intervals: dict[Grade, str]) -> Outcome:
         if right:
             return Outcome(True, message, hint, Grade.GOOD, tuple(Grade), intervals, True)
         return Outcome(False, message, hint, Grade.AGAIN, (Grade.AGAIN,), intervals, True)

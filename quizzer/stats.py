@@ -58,8 +58,15 @@ def group_rows(
     """Per topic/company/article: questions, reviewed, accuracy, mean retrievability."""
     scheduler = make_scheduler(settings_from_store(store))
     buckets: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"questions": 0, "reviewed": 0, "correct": 0, "graded": 0, "lapses": 0,
-                 "r_sum": 0.0, "ids": []}
+        lambda: {
+            "questions": 0,
+            "reviewed": 0,
+            "correct": 0,
+            "graded": 0,
+            "lapses": 0,
+            "r_sum": 0.0,
+            "ids": [],
+        }
     )
     keys_of = {
         "topic": lambda q: q.topics,
@@ -142,7 +149,8 @@ def summary(bank: Bank, store: Store, now: datetime, *, detail: bool = True) -> 
     due_now = len(due_queue(bank, store, now, due_only=True, scheduler=scheduler, cards=cards))
     new_limit = int(store.setting("new_per_day", 15))
     unseen = sum(
-        1 for q in bank.questions
+        1
+        for q in bank.questions
         if (row := cards.get(q.id)) is None or (row.card.last_review is None and not row.suspended)
     )
     new_available = min(unseen, max(0, new_limit - new_introduced_today(store, now)))

@@ -224,9 +224,19 @@ class Store:
                 "duration_ms, seed, session_id, state_before, card_before, retrievability, "
                 "mode, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
-                    question_id, _iso(reviewed_at), rating, answer,
-                    None if correct is None else int(correct), duration_ms, seed, session_id,
-                    state_name(before), card_to_json(before), retrievability, mode, uid,
+                    question_id,
+                    _iso(reviewed_at),
+                    rating,
+                    answer,
+                    None if correct is None else int(correct),
+                    duration_ms,
+                    seed,
+                    session_id,
+                    state_name(before),
+                    card_to_json(before),
+                    retrievability,
+                    mode,
+                    uid,
                 ],
             )
             review_id = int(cursor.lastrowid or 0)
@@ -243,10 +253,17 @@ class Store:
                 "graded = cards.graded + excluded.graded, "
                 "content_hash = excluded.content_hash",
                 [
-                    question_id, card_to_json(after), state_name(after), after.stability,
-                    after.difficulty, _iso(after.due),
+                    question_id,
+                    card_to_json(after),
+                    state_name(after),
+                    after.stability,
+                    after.difficulty,
+                    _iso(after.due),
                     _iso(after.last_review) if after.last_review else None,
-                    lapse, int(bool(correct)), int(correct is not None), content_hash,
+                    lapse,
+                    int(bool(correct)),
+                    int(correct is not None),
+                    content_hash,
                     _iso(reviewed_at),
                 ],
             )
@@ -274,10 +291,16 @@ class Store:
                 "due = ?, last_review = ?, reps = reps - 1, lapses = lapses - ?, "
                 "correct = correct - ?, graded = graded - ? WHERE question_id = ?",
                 [
-                    card_to_json(before), state_name(before), before.stability,
-                    before.difficulty, _iso(before.due),
+                    card_to_json(before),
+                    state_name(before),
+                    before.stability,
+                    before.difficulty,
+                    _iso(before.due),
                     _iso(before.last_review) if before.last_review else None,
-                    lapse, int(bool(correct)), int(correct is not None), question_id,
+                    lapse,
+                    int(bool(correct)),
+                    int(correct is not None),
+                    question_id,
                 ],
             )
             return str(question_id)
@@ -315,9 +338,13 @@ class Store:
         """Move history from old ids to their new ids (from `previous_ids`). Returns moves."""
         moved = 0
         for old, new in previous.items():
-            if self.conn.execute(
-                "SELECT 1 FROM reviews WHERE question_id = ? LIMIT 1", [old]
-            ).fetchone() is None and self.card(old) is None:
+            if (
+                self.conn.execute(
+                    "SELECT 1 FROM reviews WHERE question_id = ? LIMIT 1", [old]
+                ).fetchone()
+                is None
+                and self.card(old) is None
+            ):
                 continue
             with self.write() as conn:
                 conn.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", [new, old])
@@ -332,8 +359,9 @@ class Store:
 
     # sessions ---------------------------------------------------------------------------
 
-    def start_session(self, mode: str, filters: dict[str, Any], now: datetime,
-                      company: str | None = None) -> int:
+    def start_session(
+        self, mode: str, filters: dict[str, Any], now: datetime, company: str | None = None
+    ) -> int:
         """Record a new study session; returns its id."""
         with self.write() as conn:
             cursor = conn.execute(

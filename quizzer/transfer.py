@@ -27,8 +27,17 @@ from quizzer.store import Store, StoreError, _check_file
 
 EXPORT_FORMAT = "quizzer-reviews"
 EXPORT_VERSION = 1
-REVIEW_FIELDS = ("uid", "question_id", "reviewed_at", "rating", "answer", "correct",
-                 "duration_ms", "seed", "mode")
+REVIEW_FIELDS = (
+    "uid",
+    "question_id",
+    "reviewed_at",
+    "rating",
+    "answer",
+    "correct",
+    "duration_ms",
+    "seed",
+    "mode",
+)
 
 
 def review_rows(store: Store) -> list[dict[str, Any]]:
@@ -39,8 +48,14 @@ def review_rows(store: Store) -> list[dict[str, Any]]:
 def export_json(store: Store, out: Path) -> int:
     """Write the review history as JSON; returns the number of reviews."""
     rows = review_rows(store)
-    out.write_text(json.dumps({"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
-                               "reviews": rows}, ensure_ascii=False, indent=1), "utf-8")
+    out.write_text(
+        json.dumps(
+            {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "reviews": rows},
+            ensure_ascii=False,
+            indent=1,
+        ),
+        "utf-8",
+    )
     return len(rows)
 
 
@@ -153,10 +168,22 @@ def rebuild_cards(store: Store, question_ids: set[str]) -> None:
                 "stability = excluded.stability, difficulty = excluded.difficulty, "
                 "due = excluded.due, last_review = excluded.last_review, reps = excluded.reps, "
                 "lapses = excluded.lapses, correct = excluded.correct, graded = excluded.graded",
-                [qid, card_to_json(card), state_name(card), card.stability, card.difficulty,
-                 card.due.isoformat(timespec="microseconds"),
-                 card.last_review.isoformat(timespec="microseconds") if card.last_review
-                 else None, reps, lapses, correct, graded, rows[0][1]],
+                [
+                    qid,
+                    card_to_json(card),
+                    state_name(card),
+                    card.stability,
+                    card.difficulty,
+                    card.due.isoformat(timespec="microseconds"),
+                    card.last_review.isoformat(timespec="microseconds")
+                    if card.last_review
+                    else None,
+                    reps,
+                    lapses,
+                    correct,
+                    graded,
+                    rows[0][1],
+                ],
             )
 
 
@@ -194,8 +221,17 @@ def import_reviews(store: Store, source: Path) -> tuple[int, int]:
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO reviews (uid, question_id, reviewed_at, rating, answer, "
                 "correct, duration_ms, seed, mode) VALUES (?,?,?,?,?,?,?,?,?)",
-                [uid, qid, iso(when), rating, row.get("answer"), row.get("correct"),
-                 row.get("duration_ms"), row.get("seed"), row.get("mode") or "import"],
+                [
+                    uid,
+                    qid,
+                    iso(when),
+                    rating,
+                    row.get("answer"),
+                    row.get("correct"),
+                    row.get("duration_ms"),
+                    row.get("seed"),
+                    row.get("mode") or "import",
+                ],
             )
             if cursor.rowcount:
                 added += 1

@@ -91,7 +91,9 @@ def deep_check(
         if progress and (index % 10 == 0 or index == len(numeric)):
             width = 30
             filled = width * index // len(numeric)
-            out.write(f"\rchecking numeric solutions [{'#' * filled:<{width}}] {index}/{len(numeric)}")
+            out.write(
+                f"\rchecking numeric solutions [{'#' * filled:<{width}}] {index}/{len(numeric)}"
+            )
             out.flush()
         for message in check_numeric(q, bank):
             loc = bank.locations[q.id]

@@ -71,7 +71,7 @@ SafeLoader.add_implicit_resolver(
 
 def safe_load(text: str) -> Any:
     """Plain data from YAML text with the safe loader above (no positions)."""
-    return yaml.load(text, Loader=SafeLoader)  # noqa: S506  (SafeLoader subclass)
+    return yaml.load(text, Loader=SafeLoader)
 
 
 def _pos(mark: yaml.Mark | None) -> tuple[int, int]:
@@ -124,17 +124,13 @@ def _build(loader: SafeLoader, node: yaml.Node, path: Path_, out: Located) -> An
             if key in result:
                 line, col = _pos(key_node.start_mark)
                 first = out.keys[path + (key,)]
-                raise YamlProblem(
-                    f"duplicate key {key!r} (first at line {first[0]})", line, col
-                )
+                raise YamlProblem(f"duplicate key {key!r} (first at line {first[0]})", line, col)
             out.keys[path + (key,)] = _pos(key_node.start_mark)
             result[key] = _build(loader, value_node, path + (key,), out)
         out.values.pop(path + ("<key>",), None)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [
-            _build(loader, item, path + (index,), out) for index, item in enumerate(node.value)
-        ]
+        return [_build(loader, item, path + (index,), out) for index, item in enumerate(node.value)]
     try:
         return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:

@@ -1,7 +1,7 @@
 """Show AIInfraGuide articles as data: key, title, URL, headings and self-check items.
 
-    python scripts/articles.py m4-c2-2.1 [KEY ...]    # one or more articles in full
-    python scripts/articles.py --module 4             # every article of a module
+python scripts/articles.py m4-c2-2.1 [KEY ...]    # one or more articles in full
+python scripts/articles.py --module 4             # every article of a module
 """
 
 from __future__ import annotations

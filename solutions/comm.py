@@ -30,18 +30,19 @@ def ddp_allreduce_time(model: Any, dtype: Any, gpus: int, bw_gbps: float) -> dic
     return {"answer": sent / (bw_gbps * GBPS), "size": size, "sent": sent}
 
 
-def moe_dispatch_bytes(tokens: int, hidden: int, dtype: Any, top_k: int,
-                       ep: int) -> dict[str, float]:
+def moe_dispatch_bytes(
+    tokens: int, hidden: int, dtype: Any, top_k: int, ep: int
+) -> dict[str, float]:
     """Bytes one GPU sends in the All-to-All dispatch of expert parallelism, assuming
     uniform routing: each of its tokens goes to top_k experts, (ep-1)/ep of them remote."""
     per_copy = hidden * dtype.bytes
     copies = tokens * top_k
-    return {"answer": copies * per_copy * (ep - 1) / ep, "per_copy": per_copy,
-            "copies": copies}
+    return {"answer": copies * per_copy * (ep - 1) / ep, "per_copy": per_copy, "copies": copies}
 
 
-def tp_layer_allreduce_time(model: Any, dtype: Any, tokens: int, tp: int,
-                            bw_gbps: float) -> dict[str, float]:
+def tp_layer_allreduce_time(
+    model: Any, dtype: Any, tokens: int, tp: int, bw_gbps: float
+) -> dict[str, float]:
     """Forward TP traffic of one layer: two ring AllReduces of a tokens x hidden activation."""
     size = tokens * model.hidden * dtype.bytes
     sent = 2 * 2 * (tp - 1) / tp * size

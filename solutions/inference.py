@@ -22,8 +22,12 @@ def min_gpus_for_weights(model: Any, dtype: Any, gpu: Any, usable: float) -> dic
     """Smallest GPU count whose usable memory holds the weights (nothing else)."""
     weights = model.params * dtype.bytes
     per_gpu = gpu.memory_gb * GB * usable
-    return {"answer": math.ceil(weights / per_gpu), "weight_bytes": weights, "per_gpu": per_gpu,
-            "exact": weights / per_gpu}
+    return {
+        "answer": math.ceil(weights / per_gpu),
+        "weight_bytes": weights,
+        "per_gpu": per_gpu,
+        "exact": weights / per_gpu,
+    }
 
 
 def kv_bytes_per_token(model: Any, dtype: Any) -> dict[str, float]:
@@ -57,14 +61,22 @@ def mla_kv_bytes_per_token(model: Any, dtype: Any) -> dict[str, float]:
     }
 
 
-def kv_budget_bytes(model: Any, weight_dtype: Any, gpu: Any, utilization: float,
-                    tp: int = 1) -> float:
+def kv_budget_bytes(
+    model: Any, weight_dtype: Any, gpu: Any, utilization: float, tp: int = 1
+) -> float:
     """Per-GPU memory left for KV cache: the utilization share minus this GPU's weight shard."""
     return gpu.memory_gb * GB * utilization - model.params * weight_dtype.bytes / tp
 
 
-def max_concurrent_seqs(model: Any, weight_dtype: Any, kv_dtype: Any, gpu: Any,
-                        utilization: float, seq_len: int, tp: int = 1) -> dict[str, float]:
+def max_concurrent_seqs(
+    model: Any,
+    weight_dtype: Any,
+    kv_dtype: Any,
+    gpu: Any,
+    utilization: float,
+    seq_len: int,
+    tp: int = 1,
+) -> dict[str, float]:
     """Full-length sequences whose KV cache fits after weights (activations ignored).
 
     With TP the KV heads are split across GPUs too, so each GPU holds 1/tp of every
@@ -72,18 +84,28 @@ def max_concurrent_seqs(model: Any, weight_dtype: Any, kv_dtype: Any, gpu: Any,
     budget = kv_budget_bytes(model, weight_dtype, gpu, utilization, tp)
     per_token = kv_bytes_per_token(model, kv_dtype)["answer"] / tp
     per_seq = per_token * seq_len
-    return {"answer": math.floor(budget / per_seq), "budget": budget, "per_token": per_token,
-            "per_seq": per_seq, "exact": budget / per_seq}
+    return {
+        "answer": math.floor(budget / per_seq),
+        "budget": budget,
+        "per_token": per_token,
+        "per_seq": per_seq,
+        "exact": budget / per_seq,
+    }
 
 
-def kv_block_count(model: Any, weight_dtype: Any, kv_dtype: Any, gpu: Any,
-                   utilization: float, block_size: int) -> dict[str, float]:
+def kv_block_count(
+    model: Any, weight_dtype: Any, kv_dtype: Any, gpu: Any, utilization: float, block_size: int
+) -> dict[str, float]:
     """PagedAttention blocks that fit in the KV budget of one GPU (activations ignored)."""
     budget = kv_budget_bytes(model, weight_dtype, gpu, utilization)
     per_token = kv_bytes_per_token(model, kv_dtype)["answer"]
     per_block = per_token * block_size
-    return {"answer": math.floor(budget / per_block), "budget": budget,
-            "per_token": per_token, "per_block": per_block}
+    return {
+        "answer": math.floor(budget / per_block),
+        "budget": budget,
+        "per_token": per_token,
+        "per_block": per_block,
+    }
 
 
 def decode_step_time(model: Any, dtype: Any, gpu: Any) -> dict[str, float]:
@@ -96,26 +118,39 @@ def decode_step_time(model: Any, dtype: Any, gpu: Any) -> dict[str, float]:
 def decode_tokens_per_s(model: Any, dtype: Any, gpu: Any) -> dict[str, float]:
     """Upper bound of single-stream decode speed: bandwidth / weight bytes."""
     step = decode_step_time(model, dtype, gpu)
-    return {"answer": 1 / step["answer"], "step": step["answer"],
-            "weight_bytes": step["weight_bytes"]}
+    return {
+        "answer": 1 / step["answer"],
+        "step": step["answer"],
+        "weight_bytes": step["weight_bytes"],
+    }
 
 
-def decode_step_time_with_kv(model: Any, dtype: Any, kv_dtype: Any, gpu: Any,
-                             batch: int, context: int) -> dict[str, float]:
+def decode_step_time_with_kv(
+    model: Any, dtype: Any, kv_dtype: Any, gpu: Any, batch: int, context: int
+) -> dict[str, float]:
     """Memory-bound decode step: weights once, plus every sequence's KV cache."""
     weights = model.params * dtype.bytes
     kv = kv_bytes_per_token(model, kv_dtype)["answer"] * context * batch
     bandwidth = gpu.hbm_gbps * GBPS
-    return {"answer": (weights + kv) / bandwidth, "weight_bytes": weights, "kv_bytes": kv,
-            "bandwidth": bandwidth}
+    return {
+        "answer": (weights + kv) / bandwidth,
+        "weight_bytes": weights,
+        "kv_bytes": kv,
+        "bandwidth": bandwidth,
+    }
 
 
-def decode_throughput(model: Any, dtype: Any, kv_dtype: Any, gpu: Any,
-                      batch: int, context: int) -> dict[str, float]:
+def decode_throughput(
+    model: Any, dtype: Any, kv_dtype: Any, gpu: Any, batch: int, context: int
+) -> dict[str, float]:
     """Tokens/s of a memory-bound decode batch: batch / step time."""
     step = decode_step_time_with_kv(model, dtype, kv_dtype, gpu, batch, context)
-    return {"answer": batch / step["answer"], "step": step["answer"],
-            "weight_bytes": step["weight_bytes"], "kv_bytes": step["kv_bytes"]}
+    return {
+        "answer": batch / step["answer"],
+        "step": step["answer"],
+        "weight_bytes": step["weight_bytes"],
+        "kv_bytes": step["kv_bytes"],
+    }
 
 
 def decode_arithmetic_intensity(batch: int, dtype: Any) -> dict[str, float]:
@@ -153,8 +188,9 @@ def tp_allreduce_bytes_per_token(model: Any, dtype: Any) -> dict[str, float]:
     return {"answer": per_layer * model.layers, "per_layer": per_layer}
 
 
-def kv_transfer_time(model: Any, dtype: Any, prompt_tokens: int,
-                     link_gbps: float) -> dict[str, float]:
+def kv_transfer_time(
+    model: Any, dtype: Any, prompt_tokens: int, link_gbps: float
+) -> dict[str, float]:
     """PD disaggregation: time to ship a prompt's KV cache from prefill to decode."""
     size = kv_bytes_per_token(model, dtype)["answer"] * prompt_tokens
     return {"answer": size / (link_gbps * GBPS), "size": size}

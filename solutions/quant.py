@@ -28,8 +28,12 @@ def symmetric_quantize(x: float, absmax: float, bits: int) -> dict[str, float]:
     qmax = 2 ** (bits - 1) - 1
     scale = absmax / qmax
     q = max(-qmax, min(qmax, round_half_away(x / scale)))
-    return {"answer": q, "scale": scale, "qmax": qmax, "dequant": q * scale,
-}
+    return {
+        "answer": q,
+        "scale": scale,
+        "qmax": qmax,
+        "dequant": q * scale,
+    }
 
 
 def asymmetric_zero_point(x_min: float, x_max: float, bits: int) -> dict[str, float]:
@@ -41,8 +45,9 @@ def asymmetric_zero_point(x_min: float, x_max: float, bits: int) -> dict[str, fl
     return {"answer": zero_point, "scale": scale, "levels": levels}
 
 
-def group_bits_per_weight(bits: int, group_size: int, scale_bits: int,
-                          zero_bits: int) -> dict[str, float]:
+def group_bits_per_weight(
+    bits: int, group_size: int, scale_bits: int, zero_bits: int
+) -> dict[str, float]:
     """Effective storage per weight with one scale (and optional zero-point) per group."""
     overhead = (scale_bits + zero_bits) / group_size
     return {"answer": bits + overhead, "overhead": overhead}

@@ -63,8 +63,7 @@ def zero_bytes_per_gpu(model: Any, dp: int, stage: int) -> dict[str, float]:
         grads /= dp
     if stage >= 3:
         weights /= dp
-    return {"answer": weights + grads + optim, "weights": weights, "grads": grads,
-            "optim": optim}
+    return {"answer": weights + grads + optim, "weights": weights, "grads": grads, "optim": optim}
 
 
 def pipeline_bubble(stages: int, microbatches: int) -> dict[str, float]:
@@ -75,5 +74,7 @@ def pipeline_bubble(stages: int, microbatches: int) -> dict[str, float]:
 def interleaved_bubble(stages: int, microbatches: int, chunks: int) -> dict[str, float]:
     """Interleaved 1F1B with v model chunks per GPU: bubble time shrinks v-fold,
     share = (p-1) / (v*m + p - 1)."""
-    return {"answer": (stages - 1) / (chunks * microbatches + stages - 1),
-            "plain": (stages - 1) / (microbatches + stages - 1)}
+    return {
+        "answer": (stages - 1) / (chunks * microbatches + stages - 1),
+        "plain": (stages - 1) / (microbatches + stages - 1),
+    }

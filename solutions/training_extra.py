@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from solutions import training
 from solutions._units import GB, GBPS, MB, TFLOPS, US
 
 WARP = 32
@@ -48,17 +49,45 @@ def _eps_ceil(x: float) -> int:
 # --- training compute and memory ------------------------------------------------------------
 
 
-def hfu_with_recompute(model: Any, tokens_per_s: float, gpus: int, gpu: Any) -> dict[str, float]:
+def _sig3(value: float) -> float:
+    """Round to 3 significant figures, as a measured number is quoted."""
+    if value == 0:
+        return 0.0
+    return round(value, 2 - math.floor(math.log10(abs(value))))
+
+
+def measured_tokens_per_s(model: Any, gpus: int, gpu: Any, true_mfu: float) -> float:
+    """A realistic cluster throughput for a question: the tokens/s that `true_mfu` of the dense
+    BF16 peak would give under 6N FLOPs per token, rounded to 3 significant figures.
+    The prompt shows this number; `true_mfu` itself is never shown."""
+    return _sig3(true_mfu * gpus * gpu.bf16_tflops * TFLOPS / (6 * model.params))
+
+
+def mfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, float]:
+    """MFU = 6N x tokens/s / (GPUs x dense BF16 peak), for the measured throughput above."""
+    tokens_per_s = measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    result = training.mfu(model, tokens_per_s, gpus, gpu)
+    return {**result, "tokens_per_s": tokens_per_s, "per_gpu": tokens_per_s / gpus}
+
+
+def hfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, float]:
     """Hardware FLOPs utilization with full activation recomputation.
 
     MFU counts the model's 6N FLOPs per token; with full recomputation the hardware also reruns
     the forward pass (another 2N), so it executes 8N per token: HFU = 8N x tokens/s / peak
     = MFU x 4/3. Attention's sequence-dependent FLOPs are ignored."""
+    tokens_per_s = measured_tokens_per_s(model, gpus, gpu, true_mfu)
     peak = gpus * gpu.bf16_tflops * TFLOPS
     model_flops = 6 * model.params * tokens_per_s
     hardware_flops = 8 * model.params * tokens_per_s
-    return {"answer": hardware_flops / peak, "mfu": model_flops / peak,
-            "hardware_flops": hardware_flops, "model_flops": model_flops, "peak": peak}
+    return {
+        "answer": hardware_flops / peak,
+        "mfu": model_flops / peak,
+        "hardware_flops": hardware_flops,
+        "model_flops": model_flops,
+        "peak": peak,
+        "tokens_per_s": tokens_per_s,
+    }
 
 
 def optimizer_state_bytes(model: Any) -> dict[str, float]:
@@ -88,8 +117,12 @@ def zero3_min_gpus(model: Any, gpu: Any, usable: float) -> dict[str, float]:
     states = 16 * model.params
     per_gpu = gpu.memory_gb * GB * usable
     exact = states / per_gpu
-    return {"answer": max(1, _eps_ceil(exact)), "states": states, "per_gpu": per_gpu,
-            "exact": exact}
+    return {
+        "answer": max(1, _eps_ceil(exact)),
+        "states": states,
+        "per_gpu": per_gpu,
+        "exact": exact,
+    }
 
 
 def zero_max_params(memory_gb: float, dp: int, stage: int, usable: float) -> dict[str, float]:
@@ -97,8 +130,12 @@ def zero_max_params(memory_gb: float, dp: int, stage: int, usable: float) -> dic
     N = memory x usable / bytes_per_param(stage, dp). Returns a pure count of parameters."""
     budget = memory_gb * GB * usable
     per_param = zero_bytes_per_param(dp, stage)
-    return {"answer": budget / per_param, "budget": budget, "per_param": per_param,
-            "ddp_params": budget / 16}
+    return {
+        "answer": budget / per_param,
+        "budget": budget,
+        "per_param": per_param,
+        "ddp_params": budget / 16,
+    }
 
 
 def microbatches_for_bubble(stages: int, target: float) -> dict[str, float]:
@@ -118,8 +155,12 @@ def float_max(fmt: str) -> dict[str, float]:
     max = (2 - 2^-m) x 2^emax. FP16: 65504; BF16: about 3.39e38."""
     exp_bits, man_bits = FLOAT_FORMATS[fmt]
     emax = 2 ** (exp_bits - 1) - 1
-    return {"answer": (2 - 2.0**-man_bits) * 2.0**emax, "exp_bits": exp_bits,
-            "man_bits": man_bits, "emax": emax}
+    return {
+        "answer": (2 - 2.0**-man_bits) * 2.0**emax,
+        "exp_bits": exp_bits,
+        "man_bits": man_bits,
+        "emax": emax,
+    }
 
 
 def float_spacing(x: float, fmt: str) -> dict[str, float]:
@@ -127,8 +168,12 @@ def float_spacing(x: float, fmt: str) -> dict[str, float]:
     ulp = 2^(floor(log2 x) - m) for a format with m explicit mantissa bits."""
     exp_bits, man_bits = FLOAT_FORMATS[fmt]
     exponent = _eps_floor(math.log2(x))
-    return {"answer": 2.0 ** (exponent - man_bits), "exponent": exponent, "man_bits": man_bits,
-            "relative": 2.0**-man_bits}
+    return {
+        "answer": 2.0 ** (exponent - man_bits),
+        "exponent": exponent,
+        "man_bits": man_bits,
+        "relative": 2.0**-man_bits,
+    }
 
 
 def max_loss_scale(max_grad: float) -> dict[str, float]:
@@ -136,8 +181,12 @@ def max_loss_scale(max_grad: float) -> dict[str, float]:
     max_grad x S <= 65504, so S = 2^floor(log2(65504 / max_grad))."""
     power = _eps_floor(math.log2(FP16_MAX / max_grad))
     scale = 2.0**power
-    return {"answer": scale, "power": power, "scaled": max_grad * scale,
-            "headroom": FP16_MAX / max_grad}
+    return {
+        "answer": scale,
+        "power": power,
+        "scaled": max_grad * scale,
+        "headroom": FP16_MAX / max_grad,
+    }
 
 
 def min_loss_scale(grad: float) -> dict[str, float]:
@@ -148,16 +197,21 @@ def min_loss_scale(grad: float) -> dict[str, float]:
     return {"answer": scale, "power": power, "scaled": grad * scale}
 
 
-def dynamic_loss_scale(init_scale: float, overflows: int, clean_steps: int,
-                       growth_interval: int) -> dict[str, float]:
+def dynamic_loss_scale(
+    init_scale: float, overflows: int, clean_steps: int, growth_interval: int
+) -> dict[str, float]:
     """Dynamic loss scaling as in PyTorch's GradScaler (backoff 0.5, growth 2.0): `overflows`
     consecutive overflow steps each halve the scale (and skip the optimizer step), then every
     `growth_interval` consecutive clean steps double it:
     S = init x 0.5^overflows x 2^floor(clean_steps / growth_interval)."""
     after_overflows = init_scale * 0.5**overflows
     growths = clean_steps // growth_interval
-    return {"answer": after_overflows * 2.0**growths, "after_overflows": after_overflows,
-            "growths": growths, "skipped": overflows}
+    return {
+        "answer": after_overflows * 2.0**growths,
+        "after_overflows": after_overflows,
+        "growths": growths,
+        "skipped": overflows,
+    }
 
 
 # --- communication --------------------------------------------------------------------------
@@ -172,8 +226,9 @@ def fsdp_step_bytes(model: Any, dtype: Any, gpus: int) -> dict[str, float]:
     return {"answer": 3 * one, "size": size, "one": one, "ddp": 2 * one}
 
 
-def tp_train_layer_comm_time(model: Any, dtype: Any, micro_batch: int, seq: int, tp: int,
-                             bw_gbps: float) -> dict[str, float]:
+def tp_train_layer_comm_time(
+    model: Any, dtype: Any, micro_batch: int, seq: int, tp: int, bw_gbps: float
+) -> dict[str, float]:
     """Megatron TP traffic of one transformer layer in TRAINING (no sequence parallelism):
     forward AllReduces after attention and after the MLP, backward two more on the input
     gradients: 4 ring AllReduces of a b x s x h activation, each 2(p-1)/p x S per GPU."""
@@ -200,16 +255,31 @@ def nccl_busbw(size_mb: float, time_us: float, gpus: int, op: str) -> dict[str, 
     return {"answer": algbw * factor, "algbw": algbw, "factor": factor}
 
 
-def ring_allreduce_alpha_beta(size_mb: float, gpus: int, bw_gbps: float,
-                              alpha_us: float) -> dict[str, float]:
+def nccl_busbw_from_test(size_mb: float, gpus: int, op: str,
+                         true_busbw_gbps: float) -> dict[str, float]:
+    """A realistic nccl-tests line for a question: the time a collective of `size_mb` takes at
+    `true_busbw_gbps` bus bandwidth, rounded to 3 significant figures (shown in the prompt),
+    then busbw recomputed from that time with nccl_busbw."""
+    factor = BUS_FACTORS[op](gpus)
+    time_us = _sig3(size_mb * MB * factor / (true_busbw_gbps * GBPS) / US)
+    return {**nccl_busbw(size_mb, time_us, gpus, op), "time_us": time_us}
+
+
+def ring_allreduce_alpha_beta(
+    size_mb: float, gpus: int, bw_gbps: float, alpha_us: float
+) -> dict[str, float]:
     """Ring AllReduce under the alpha-beta model: 2(p-1) sequential steps each paying the
     latency alpha, plus the bandwidth term 2(p-1)/p x S / B:
     T = 2(p-1) alpha + 2(p-1)/p x S / B."""
     size = size_mb * MB
     latency = 2 * (gpus - 1) * alpha_us * US
     bandwidth = 2 * (gpus - 1) / gpus * size / (bw_gbps * GBPS)
-    return {"answer": latency + bandwidth, "latency": latency, "bandwidth": bandwidth,
-            "latency_share": latency / (latency + bandwidth)}
+    return {
+        "answer": latency + bandwidth,
+        "latency": latency,
+        "bandwidth": bandwidth,
+        "latency_share": latency / (latency + bandwidth),
+    }
 
 
 def p2p_transfer_time(size_gb: float, gpu: Any, link: str) -> dict[str, float]:
@@ -219,15 +289,21 @@ def p2p_transfer_time(size_gb: float, gpu: Any, link: str) -> dict[str, float]:
     pcie = gpu.pcie_gbps * GBPS
     rate = nvlink if link == "nvlink" else pcie
     size = size_gb * GB
-    return {"answer": size / rate, "rate": rate, "nvlink_time": size / nvlink,
-            "pcie_time": size / pcie, "ratio": nvlink / pcie}
+    return {
+        "answer": size / rate,
+        "rate": rate,
+        "nvlink_time": size / nvlink,
+        "pcie_time": size / pcie,
+        "ratio": nvlink / pcie,
+    }
 
 
 # --- CUDA kernels ---------------------------------------------------------------------------
 
 
-def max_regs_for_occupancy(gpu: Any, threads_per_block: int,
-                           target_occupancy: float) -> dict[str, float]:
+def max_regs_for_occupancy(
+    gpu: Any, threads_per_block: int, target_occupancy: float
+) -> dict[str, float]:
     """Most registers per thread that still allow `target_occupancy` of the SM's thread slots:
     resident threads = target x max_threads_per_sm (whole blocks), regs <= regs_per_sm / threads.
     Allocation granularity ignored; capped at the 255-register hardware limit."""
@@ -244,29 +320,44 @@ def warp_sectors(stride_elems: int, elem_bytes: int) -> dict[str, float]:
     sectors = {(lane * stride_elems * elem_bytes) // SECTOR_BYTES for lane in range(WARP)}
     count = len(sectors)
     useful = WARP * elem_bytes
-    return {"answer": count, "useful": useful, "fetched": count * SECTOR_BYTES,
-            "efficiency": useful / (count * SECTOR_BYTES)}
+    return {
+        "answer": count,
+        "useful": useful,
+        "fetched": count * SECTOR_BYTES,
+        "efficiency": useful / (count * SECTOR_BYTES),
+    }
 
 
 def effective_bandwidth(elements: float, bytes_per_element: float, time_us: float,
                         gpu: Any) -> dict[str, float]:
-    """Effective bandwidth of a kernel = bytes read + written / kernel time, and its share of
-    the HBM peak."""
+    """Effective bandwidth of a kernel = bytes read + written / kernel time; the answer is its
+    share of the HBM peak, with the bandwidth itself as `achieved` (bytes/s)."""
     moved = elements * bytes_per_element
     achieved = moved / (time_us * US)
-    return {"answer": achieved, "moved": moved, "fraction": achieved / (gpu.hbm_gbps * GBPS)}
+    return {"answer": achieved / (gpu.hbm_gbps * GBPS), "moved": moved, "achieved": achieved}
+
+
+def effective_bandwidth_measured(elements: float, bytes_per_element: float, gpu: Any,
+                                 true_fraction: float) -> dict[str, float]:
+    """A realistic measured kernel time for a question: the time at `true_fraction` of the HBM
+    peak, rounded to 3 significant figures in microseconds (shown in the prompt), then the
+    effective bandwidth recomputed from it."""
+    moved = elements * bytes_per_element
+    time_us = _sig3(moved / (true_fraction * gpu.hbm_gbps * GBPS) / US)
+    return {**effective_bandwidth(elements, bytes_per_element, time_us, gpu),
+            "time_us": time_us}
 
 
 def block_tile_intensity(bm: int, bn: int, dtype: Any) -> dict[str, float]:
     """Global-memory arithmetic intensity of a GEMM thread block computing a BM x BN tile of C:
     per K step it loads (BM + BN) x BK elements and does 2 x BM x BN x BK FLOPs, so
     intensity = 2 BM BN / ((BM + BN) x bytes), independent of BK. (C's write is ignored.)"""
-    return {"answer": 2 * bm * bn / ((bm + bn) * dtype.bytes),
-            "naive": 2 / (2 * dtype.bytes)}
+    return {"answer": 2 * bm * bn / ((bm + bn) * dtype.bytes), "naive": 2 / (2 * dtype.bytes)}
 
 
-def thread_tile_blocks(bm: int, bn: int, tm: int, tn: int, extra_regs: int,
-                       gpu: Any) -> dict[str, float]:
+def thread_tile_blocks(
+    bm: int, bn: int, tm: int, tn: int, extra_regs: int, gpu: Any
+) -> dict[str, float]:
     """Register-limited resident blocks of a thread-tiled SGEMM: BM x BN tile, each thread owns a
     TM x TN accumulator, so threads = BM BN / (TM TN); registers per thread = TM TN accumulators
     + TM + TN fragment values + `extra_regs` for addresses/indices; blocks = floor(regs_per_sm /
@@ -275,12 +366,18 @@ def thread_tile_blocks(bm: int, bn: int, tm: int, tn: int, extra_regs: int,
     regs = tm * tn + tm + tn + extra_regs
     blocks = gpu.regs_per_sm // (threads * regs)
     warps = blocks * threads // WARP
-    return {"answer": blocks, "threads": threads, "regs": regs, "per_block": threads * regs,
-            "occupancy": warps / (gpu.max_threads_per_sm // WARP)}
+    return {
+        "answer": blocks,
+        "threads": threads,
+        "regs": regs,
+        "per_block": threads * regs,
+        "occupancy": warps / (gpu.max_threads_per_sm // WARP),
+    }
 
 
-def peak_tensor_tflops(sms: int, tensor_cores_per_sm: int, fma_per_clock: int,
-                       clock_ghz: float) -> dict[str, float]:
+def peak_tensor_tflops(
+    sms: int, tensor_cores_per_sm: int, fma_per_clock: int, clock_ghz: float
+) -> dict[str, float]:
     """Datasheet dense peak = SMs x Tensor Cores per SM x FMA per clock per Tensor Core x 2 FLOP
     x clock."""
     per_clock = sms * tensor_cores_per_sm * fma_per_clock * 2

@@ -41,8 +41,10 @@ def make_bank(target: Path, questions: str | None = None) -> Path:
     shutil.copytree(SHIPPED_BANK / "data", target / "data")
     qdir = target / "questions" / "test"
     qdir.mkdir(parents=True)
-    text = questions if questions is not None else (FIXTURES / "mini-questions.yaml").read_text(
-        "utf-8"
+    text = (
+        questions
+        if questions is not None
+        else (FIXTURES / "mini-questions.yaml").read_text("utf-8")
     )
     (qdir / "mini.yaml").write_text(text, "utf-8")
     return target
@@ -67,8 +69,9 @@ def cli() -> Callable[..., Result]:
     return run
 
 
-def run_quizzer(*args: str, input: str | None = None, env: dict[str, str] | None = None,
-                timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run_quizzer(
+    *args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """Run `python -m quizzer` in a subprocess, as a user's shell would."""
     return subprocess.run(
         [sys.executable, "-m", "quizzer", *args],

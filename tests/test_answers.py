@@ -3,6 +3,7 @@ error; nothing is ever executed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -61,8 +62,23 @@ def test_dimension_mismatch_says_what_each_side_is() -> None:
 
 @pytest.mark.parametrize(
     "typed",
-    ["", "abc", "__import__('os').system('touch /tmp/x')", "1/0", "9**9**9", "1e999",
-     "(1", "2 +", "[1]", "lambda: 1", "1 if 1 else 2", "True", "'3'", "1; 2", "x" * 300],
+    [
+        "",
+        "abc",
+        "__import__('os').system('touch /tmp/x')",
+        "1/0",
+        "9**9**9",
+        "1e999",
+        "(1",
+        "2 +",
+        "[1]",
+        "lambda: 1",
+        "1 if 1 else 2",
+        "True",
+        "'3'",
+        "1; 2",
+        "x" * 300,
+    ],
 )
 def test_refuses_with_a_message(typed: str) -> None:
     with pytest.raises(AnswerError):
@@ -71,8 +87,11 @@ def test_refuses_with_a_message(typed: str) -> None:
 
 def test_no_code_runs(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
-    for attempt in (f"__import__('os').system('touch {marker}')",
-                    f"open('{marker}', 'w')", f"exec(\"open('{marker}','w')\")"):
+    for attempt in (
+        f"__import__('os').system('touch {marker}')",
+        f"open('{marker}', 'w')",
+        f"exec(\"open('{marker}','w')\")",
+    ):
         with pytest.raises(AnswerError):
             parse_answer(attempt, "GB")
     assert not marker.exists()
@@ -97,7 +116,5 @@ ALPHABET = st.sampled_from(list("0123456789.+-*/()^e ,_") + ["GB", "GiB", "ms", 
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.lists(ALPHABET, max_size=20).map("".join))
 def test_arithmetic_like_text_never_crashes(text: str) -> None:
-    try:
+    with contextlib.suppress(AnswerError):
         parse_answer(text, "GB")
-    except AnswerError:
-        pass

@@ -56,8 +56,10 @@ def test_yaml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
 
 def test_unknown_field_and_missing_field_both_reported(tmp_path: Path) -> None:
     found = errors_for(tmp_path, GOOD.replace("  difficulty: 2\n", "  dificulty: 2\n", 1))
-    assert any(m.endswith("mini.yaml:9:3: unknown field 'dificulty' (did you mean 'difficulty'?)")
-               for m in found), found
+    assert any(
+        m.endswith("mini.yaml:9:3: unknown field 'dificulty' (did you mean 'difficulty'?)")
+        for m in found
+    ), found
     assert any("missing field 'difficulty'" in m and ":1:" in m for m in found), found
 
 
@@ -69,8 +71,12 @@ def test_duplicate_id_names_both_places(tmp_path: Path) -> None:
 
 
 def test_unknown_article_suggests_the_closest(tmp_path: Path) -> None:
-    found = errors_for(tmp_path, GOOD.replace("articles: [m4-c1-1.1]\n  difficulty: 2",
-                                              "articles: [m4-c1-1.9]\n  difficulty: 2"))
+    found = errors_for(
+        tmp_path,
+        GOOD.replace(
+            "articles: [m4-c1-1.1]\n  difficulty: 2", "articles: [m4-c1-1.9]\n  difficulty: 2"
+        ),
+    )
     assert len(found) == 1
     assert "mini.yaml:8:14: unknown article 'm4-c1-1.9' (did you mean 'm4-c1-1." in found[0]
 
@@ -83,8 +89,9 @@ def test_unknown_topic_and_company_and_source(tmp_path: Path) -> None:
     )
     found = errors_for(tmp_path, text)
     assert any(":16:12: unknown topic 'kv-cach' (did you mean 'kv-cache'?)" in m for m in found)
-    assert any(":20:13: unknown company 'bytedanse' (did you mean 'bytedance'?)" in m
-               for m in found)
+    assert any(
+        ":20:13: unknown company 'bytedanse' (did you mean 'bytedance'?)" in m for m in found
+    )
     assert any(":21:30: 'nope.md' is not an interview page of 'alibaba'" in m for m in found)
 
 
@@ -94,21 +101,26 @@ def test_choice_correct_must_be_an_option(tmp_path: Path) -> None:
 
 
 def test_empty_prompt(tmp_path: Path) -> None:
-    [message] = errors_for(tmp_path, GOOD.replace("prompt: Why is decode memory-bound?",
-                                                  'prompt: "  "'))
+    [message] = errors_for(
+        tmp_path, GOOD.replace("prompt: Why is decode memory-bound?", 'prompt: "  "')
+    )
     assert ":3:11: prompt: the prompt is empty" in message
 
 
 def test_wrong_type_and_bad_kind(tmp_path: Path) -> None:
-    found = errors_for(tmp_path, GOOD.replace("difficulty: 2", "difficulty: hard").replace(
-        "kind: choice", "kind: essay"))
+    found = errors_for(
+        tmp_path,
+        GOOD.replace("difficulty: 2", "difficulty: hard").replace("kind: choice", "kind: essay"),
+    )
     assert any(":9:15: difficulty:" in m for m in found), found
     assert any(":11:9: field 'kind' must be one of recall, choice, numeric" in m for m in found)
 
 
 def test_python_tags_are_refused(tmp_path: Path) -> None:
-    [message] = errors_for(tmp_path, GOOD.replace("answer: One token per step.",
-                                                  "answer: !!python/object/apply:os.system [ls]"))
+    [message] = errors_for(
+        tmp_path,
+        GOOD.replace("answer: One token per step.", "answer: !!python/object/apply:os.system [ls]"),
+    )
     assert ":4:11: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed" in message
 
 
@@ -133,9 +145,12 @@ def test_validate_cli_lists_one_message_per_defect(tmp_path: Path, cli) -> None:
     bank = make_bank(tmp_path / "b", GOOD)
     qfile = bank / "questions" / "test" / "mini.yaml"
     text = GOOD.replace("id: q-two", "id: q-one")  # duplicate id at line 10
-    text = text.replace("  difficulty: 1\n", "  difficulty: 1\n  colour: red\n")  # unknown field, 19
-    text = text.replace("articles: [m4-c1-1.1]\n  difficulty: 2",
-                        "articles: [m4-c2-2.9]\n  difficulty: 2")  # unknown article, 8
+    text = text.replace(
+        "  difficulty: 1\n", "  difficulty: 1\n  colour: red\n"
+    )  # unknown field, 19
+    text = text.replace(
+        "articles: [m4-c1-1.1]\n  difficulty: 2", "articles: [m4-c2-2.9]\n  difficulty: 2"
+    )  # unknown article, 8
     qfile.write_text(text, "utf-8")
     (qfile.parent / "syntax.yaml").write_text("- id: x\n  prompt: [oops\n", "utf-8")
     result = cli("--bank", str(bank), "validate")
@@ -160,8 +175,10 @@ def test_list_json_has_links_and_tags(cli) -> None:  # type: ignore[no-untyped-d
     assert len(data) >= 40
     for q in data:
         assert {"id", "kind", "topics", "companies", "articles"} <= set(q)
-        assert all(a["url"].startswith("https://caomaolufei.github.io/AIInfraGuide/")
-                   for a in q["articles"])
+        assert all(
+            a["url"].startswith("https://caomaolufei.github.io/AIInfraGuide/")
+            for a in q["articles"]
+        )
         assert all(set(c) >= {"key", "source"} for c in q["companies"])
         assert all(isinstance(t, str) for t in q["topics"])
 
@@ -194,7 +211,7 @@ def test_bank_readme_field_reference_matches_the_models() -> None:
 
     readme = (SHIPPED_BANK / "README.md").read_text("utf-8")
     start, end = readme.index(SCHEMA_START), readme.index(SCHEMA_END) + len(SCHEMA_END)
-    assert readme[start:end] == schema_markdown(), "run: quizzer schema --markdown"
+    assert readme[start:end] == schema_markdown(), "run: quizzer schema --write"
 
 
 def test_every_question_file_matches_the_json_schema() -> None:
@@ -215,10 +232,13 @@ def test_articles_catalog_lists_every_reference_article() -> None:
     if not reference.exists():
         pytest.skip("../shared/reference not present")
     expected = {a["key"] for a in json.loads((reference / "articles.json").read_text("utf-8"))}
-    chapters = {c["key"] for c in json.loads((reference / "chapters.json").read_text("utf-8"))[
-        "chapters"]}
-    listed = {a["key"] for a in yaml.safe_load((SHIPPED_BANK / "articles.yaml").read_text(
-        "utf-8"))["articles"]}
+    chapters = {
+        c["key"] for c in json.loads((reference / "chapters.json").read_text("utf-8"))["chapters"]
+    }
+    listed = {
+        a["key"]
+        for a in yaml.safe_load((SHIPPED_BANK / "articles.yaml").read_text("utf-8"))["articles"]
+    }
     assert expected <= listed
     assert chapters <= listed
 

@@ -30,8 +30,9 @@ def test_overrides_accept_preset_names_and_fields(mini_bank: Path) -> None:
     q = numeric(mini_bank, "t-numeric-weights")
     attempt = prepare(q, 1, {"model": "llama-3-70b", "dtype": "bf16"}, bank_root=mini_bank)
     assert attempt.answer == pytest.approx(141.2)  # 70.6e9 x 2 B = 141.2 GB
-    attempt = prepare(q, 1, {"model": "llama-3-70b", "dtype": "bf16", "params": "1e9"},
-                      bank_root=mini_bank)
+    attempt = prepare(
+        q, 1, {"model": "llama-3-70b", "dtype": "bf16", "params": "1e9"}, bank_root=mini_bank
+    )
     assert attempt.answer == pytest.approx(2.0)
     with pytest.raises(CalcError, match="did you mean 'llama-3-70b'"):
         prepare(q, 1, {"model": "llama-3-70"}, bank_root=mini_bank)
@@ -66,14 +67,22 @@ def test_solve_then_check_round_trip(cli, mini_bank: Path) -> None:  # type: ign
         assert cli("check", qid, "--seed", "1", "--answer", repr(value * 1.5)).exit_code == 1
     ms = json.loads(cli("solve", "t-numeric-allreduce", "--seed", "1", "--json").output)
     seconds = ms["answer"]["value"] / 1000
-    assert cli("check", "t-numeric-allreduce", "--seed", "1", "--answer",
-               f"{seconds} s").exit_code == 0
+    assert (
+        cli("check", "t-numeric-allreduce", "--seed", "1", "--answer", f"{seconds} s").exit_code
+        == 0
+    )
 
 
 def test_check_refuses_code_and_runs_nothing(cli, mini_bank: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     marker = tmp_path / "x"
-    result = cli("check", "t-numeric-weights", "--seed", "1", "--answer",
-                 f"__import__('os').system('touch {marker}')")
+    result = cli(
+        "check",
+        "t-numeric-weights",
+        "--seed",
+        "1",
+        "--answer",
+        f"__import__('os').system('touch {marker}')",
+    )
     assert result.exit_code == 2
     assert "cannot understand" in result.output
     assert not marker.exists()
@@ -93,10 +102,14 @@ def test_validate_catches_broken_numeric_questions(tmp_path: Path, cli) -> None:
     bank = make_bank(tmp_path / "b", text)
     result = cli("--bank", str(bank), "validate")
     assert result.exit_code == 1
-    assert "mini.yaml:54:3: t-numeric-weights: solution: solutions.inference has no function " \
-           "'weight_bites'" in result.output
-    assert "t-numeric-allreduce: solutions.comm.ring_allreduce_time takes no parameter(s) " \
-           "bandwidth" in result.output
+    assert (
+        "mini.yaml:54:3: t-numeric-weights: solution: solutions.inference has no function "
+        "'weight_bites'" in result.output
+    )
+    assert (
+        "t-numeric-allreduce: solutions.comm.ring_allreduce_time takes no parameter(s) "
+        "bandwidth" in result.output
+    )
 
 
 def test_validate_catches_negative_and_nan(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]

@@ -35,8 +35,9 @@ def test_end_of_input_ends_cleanly_keeping_ratings(mini_bank: Path) -> None:
 
 def test_garbage_at_prompts_is_explained_and_asked_again(mini_bank: Path) -> None:
     fed = "??\nZ\n1\nbanana\n1\n" + "16 GBs\n__import__('os')\n16 GB\n3\n"
-    result = run_quizzer("drill", "--plain", "--id", "t-choice-one", "--id", "t-numeric-weights",
-                         input=fed)
+    result = run_quizzer(
+        "drill", "--plain", "--id", "t-choice-one", "--id", "t-numeric-weights", input=fed
+    )
     assert result.returncode == 0, result.stderr
     assert "? pick an option" in result.stdout
     assert "? type 1-4" in result.stdout
@@ -52,7 +53,10 @@ def test_wrong_numeric_is_rated_again(mini_bank: Path) -> None:
 def test_sigkill_mid_drill_loses_no_rated_review(mini_bank: Path, tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "quizzer", "drill", "--plain", "--kind", "recall"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env=os.environ.copy(),
     )
     assert proc.stdin and proc.stdout
@@ -75,7 +79,10 @@ def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "quizzer", "drill", "--plain", "--id", qid],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
             env=os.environ.copy(),
         )
         for qid in ("t-recall-one", "t-recall-two", "t-recall-three", "t-recall-four")
@@ -85,7 +92,7 @@ def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
         proc.stdin.write("x\n3\n")
         proc.stdin.flush()
     for proc in procs:
-        out, err = proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
     assert stats()["reviews_total"] == 4
 
@@ -93,8 +100,17 @@ def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
 def test_stats_json_has_the_documented_fields(mini_bank: Path) -> None:
     run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
     data = stats()
-    for key in ("reviews_total", "reviews_today", "due_now", "new_available", "streak_days",
-                "retention_30d", "leeches", "topics", "companies"):
+    for key in (
+        "reviews_total",
+        "reviews_today",
+        "due_now",
+        "new_available",
+        "streak_days",
+        "retention_30d",
+        "leeches",
+        "topics",
+        "companies",
+    ):
         assert key in data
     topic = next(row for row in data["topics"] if row["key"] == "prefill-decode")
     assert set(topic) >= {"key", "questions", "reviewed", "accuracy", "mean_retrievability"}

@@ -29,6 +29,7 @@ def d(key: str):
 
 # --- weights -------------------------------------------------------------------------------
 
+
 def test_weight_bytes_llama3_70b_bf16():
     # 70.6e9 params x 2 B = 141.2e9 B
     assert inference.weight_bytes(m("llama-3-70b"), d("bf16"))["answer"] == pytest.approx(141.2e9)
@@ -53,6 +54,7 @@ def test_min_gpus_70b_fp8_h200_fits_on_one():
 
 
 # --- KV cache --------------------------------------------------------------------------------
+
 
 def test_kv_bytes_per_token_llama3_8b_bf16():
     # 2 (K,V) x 32 layers x 8 kv heads x 128 dim x 2 bytes = 131072 bytes
@@ -94,18 +96,22 @@ def test_kv_token_capacity_llama3_70b_fp8_20gb():
 
 # --- concurrency and blocks --------------------------------------------------------------------
 
+
 def test_max_concurrent_seqs_llama3_8b_h100():
     # budget 80e9 x 0.85 - 8.03e9 x 2 = 68e9 - 16.06e9 = 51.94e9 B
     # per seq (FP8 KV) 65536 B x 4096 = 268,435,456 B; 51.94e9 / 268.4e6 = 193.49 -> 193
-    r = inference.max_concurrent_seqs(m("llama-3-8b"), d("bf16"), d("fp8"), g("h100-sxm"), 0.85, 4096)
+    r = inference.max_concurrent_seqs(
+        m("llama-3-8b"), d("bf16"), d("fp8"), g("h100-sxm"), 0.85, 4096
+    )
     assert r["answer"] == 193
 
 
 def test_max_concurrent_seqs_qwen72b_tp8():
     # per GPU: 80e9 x 0.9 - 72.7e9 x 2 / 8 = 72e9 - 18.175e9 = 53.825e9 B
     # KV per token per GPU 327680 / 8 = 40960 B; x 8192 = 335,544,320 B; ratio 160.41 -> 160
-    r = inference.max_concurrent_seqs(m("qwen2.5-72b"), d("bf16"), d("bf16"), g("h100-sxm"),
-                                      0.9, 8192, tp=8)
+    r = inference.max_concurrent_seqs(
+        m("qwen2.5-72b"), d("bf16"), d("bf16"), g("h100-sxm"), 0.9, 8192, tp=8
+    )
     assert r["answer"] == 160
 
 
@@ -118,10 +124,12 @@ def test_kv_block_count_mistral_l40s():
 
 # --- decode and roofline -----------------------------------------------------------------------
 
+
 def test_decode_step_time_llama3_8b_l40s():
     # 8.03e9 x 2 = 16.06e9 B / 864e9 B/s = 18.59 ms
-    assert inference.decode_step_time(m("llama-3-8b"), d("bf16"), g("l40s"))["answer"] == pytest.approx(
-        18.588e-3, rel=1e-4)
+    assert inference.decode_step_time(m("llama-3-8b"), d("bf16"), g("l40s"))[
+        "answer"
+    ] == pytest.approx(18.588e-3, rel=1e-4)
 
 
 def test_decode_tokens_per_s_70b_fp8_h100():
@@ -133,7 +141,9 @@ def test_decode_tokens_per_s_70b_fp8_h100():
 def test_decode_step_time_with_kv_llama3_8b():
     # weights 16.06e9; KV 65536 (FP8) x 2048 x 8 = 1,073,741,824 B
     # (16.06e9 + 1.0737e9) / 3350e9 = 5.115 ms
-    r = inference.decode_step_time_with_kv(m("llama-3-8b"), d("bf16"), d("fp8"), g("h100-sxm"), 8, 2048)
+    r = inference.decode_step_time_with_kv(
+        m("llama-3-8b"), d("bf16"), d("fp8"), g("h100-sxm"), 8, 2048
+    )
     assert r["kv_bytes"] == 1073741824
     assert r["answer"] == pytest.approx(5.1146e-3, rel=1e-4)
 
@@ -157,7 +167,9 @@ def test_ridge_point_h100():
 
 def test_decode_critical_batch_h100_int4():
     # ridge 295.2 x 0.5 B / 2 = 73.8
-    assert inference.decode_critical_batch(g("h100-sxm"), d("int4"))["answer"] == pytest.approx(73.81, rel=1e-3)
+    assert inference.decode_critical_batch(g("h100-sxm"), d("int4"))["answer"] == pytest.approx(
+        73.81, rel=1e-3
+    )
 
 
 def test_prefill_time_qwen7b_h200():
@@ -172,6 +184,7 @@ def test_e2e_ttft_share():
 
 
 # --- parallelism and disaggregation -------------------------------------------------------------
+
 
 def test_tp_allreduce_bytes_per_token_llama3_70b():
     # 2 AllReduces x 8192 x 2 B = 32768 B per layer; x 80 layers = 2,621,440 B
@@ -201,6 +214,7 @@ def test_pd_link_bandwidth_qwen7b_h100():
 
 
 # --- quantization --------------------------------------------------------------------------------
+
 
 def test_symmetric_scale_int4():
     # qmax = 2^3 - 1 = 7; 10.5 / 7 = 1.5
@@ -246,7 +260,9 @@ def test_group_storage_int4_g128():
 
 def test_int4_weight_bytes_405b():
     # 405e9 x 4.125 / 8 = 208.83e9 B
-    assert quant.int4_weight_bytes(m("llama-3.1-405b"), 128)["answer"] == pytest.approx(208.828e9, rel=1e-5)
+    assert quant.int4_weight_bytes(m("llama-3.1-405b"), 128)["answer"] == pytest.approx(
+        208.828e9, rel=1e-5
+    )
 
 
 def test_fp8_scale_e4m3_and_e5m2():
@@ -271,6 +287,7 @@ def test_block_fp4_bits():
 
 # --- speculative decoding -------------------------------------------------------------------------
 
+
 def test_expected_tokens_per_step():
     # (1 - 0.8^4) / (1 - 0.8) = (1 - 0.4096) / 0.2 = 2.952
     assert speculative.expected_tokens_per_step(0.8, 3)["answer"] == pytest.approx(2.952)
@@ -278,12 +295,16 @@ def test_expected_tokens_per_step():
 
 def test_speculative_speedup():
     # E = (1 - 0.8^6) / 0.2 = 3.68928; cost 5 x 0.02 + 1 = 1.1; 3.68928 / 1.1 = 3.354
-    assert speculative.speculative_speedup(0.8, 5, 0.02)["answer"] == pytest.approx(3.35389, rel=1e-5)
+    assert speculative.speculative_speedup(0.8, 5, 0.02)["answer"] == pytest.approx(
+        3.35389, rel=1e-5
+    )
 
 
 def test_spec_break_even_draft_cost():
     # E = (1 - 0.5^7) / 0.5 = 1.984375; (E - 1) / 6 = 0.16406
-    assert serving_extra.spec_break_even_draft_cost(0.5, 6)["answer"] == pytest.approx(0.164063, rel=1e-5)
+    assert serving_extra.spec_break_even_draft_cost(0.5, 6)["answer"] == pytest.approx(
+        0.164063, rel=1e-5
+    )
 
 
 def test_break_even_makes_speedup_one():
@@ -293,6 +314,7 @@ def test_break_even_makes_speedup_one():
 
 
 # --- the curated parameter lists avoid rounding ties ----------------------------------------------
+
 
 def _params(file: str, qid: str) -> dict:
     questions = yaml.safe_load((INFERENCE_DIR / file).read_text("utf-8"))

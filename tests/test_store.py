@@ -38,8 +38,14 @@ def test_fsrs6_reference_replay_through_plain_drill(mini_bank: Path) -> None:
     elapsed = 0
     for rating, offset in zip("133333", [0, 0, 1, 3, 8, 21], strict=True):
         elapsed += offset
-        done = run_quizzer("drill", "--plain", "--id", "t-recall-one", input=f"my answer\n{rating}\n",
-                           env={"QUIZZER_NOW": at(elapsed)})
+        done = run_quizzer(
+            "drill",
+            "--plain",
+            "--id",
+            "t-recall-one",
+            input=f"my answer\n{rating}\n",
+            env={"QUIZZER_NOW": at(elapsed)},
+        )
         assert done.returncode == 0, done.stderr
     shown = run_quizzer("show", "t-recall-one", "--json", env={"QUIZZER_NOW": at(elapsed)})
     card = json.loads(shown.stdout)["card"]
@@ -67,7 +73,7 @@ def test_damaged_sqlite_file_is_refused(tmp_path: Path) -> None:
     data[100:4096] = os.urandom(3996)  # smash the schema page after the header
     db.write_bytes(bytes(data))
     before = db.read_bytes()
-    with pytest.raises(StoreError, match="damaged|not a quizzer"):
+    with pytest.raises(StoreError, match=r"damaged|not a quizzer"):
         Store(db)
     assert db.read_bytes() == before
 
@@ -107,8 +113,12 @@ def test_intervals_are_shown_before_rating(mini_bank: Path) -> None:
     session.next()
     outcome = session.submit("")
     assert outcome.answered is False and outcome.suggested == Grade.AGAIN
-    assert outcome.intervals == {Grade.AGAIN: "1m", Grade.HARD: "6m", Grade.GOOD: "10m",
-                                 Grade.EASY: "8d"}
+    assert outcome.intervals == {
+        Grade.AGAIN: "1m",
+        Grade.HARD: "6m",
+        Grade.GOOD: "10m",
+        Grade.EASY: "8d",
+    }
 
 
 def test_undo_restores_card_and_removes_review(mini_bank: Path) -> None:
@@ -144,9 +154,20 @@ def test_queue_puts_due_reviews_first_lowest_retrievability_first(mini_bank: Pat
     for qid, grade in (("t-recall-three", Grade.EASY), ("t-recall-four", Grade.GOOD)):
         before = new_card(start)
         after = review(scheduler, before, grade, start)
-        store.record_review(question_id=qid, before=before, after=after, rating=int(grade),
-                            reviewed_at=start, answer="", correct=None, duration_ms=1, seed=None,
-                            session_id=None, retrievability=0.0, content_hash=None)
+        store.record_review(
+            question_id=qid,
+            before=before,
+            after=after,
+            rating=int(grade),
+            reviewed_at=start,
+            answer="",
+            correct=None,
+            duration_ms=1,
+            seed=None,
+            session_id=None,
+            retrievability=0.0,
+            content_hash=None,
+        )
     now = datetime.fromisoformat(os.environ["QUIZZER_NOW"])
     queue = [q.id for q in due_queue(bank, store, now)]
     assert queue[:2] == ["t-recall-four", "t-recall-three"]  # GOOD card is less stable
@@ -166,7 +187,8 @@ def test_renamed_question_keeps_its_history(mini_bank: Path, cli) -> None:  # ty
     cli("drill", "--plain", "--id", "t-recall-two", input="x\n3\n")
     path = mini_bank / "questions" / "test" / "mini.yaml"
     text = path.read_text("utf-8").replace(
-        "- id: t-recall-two\n", "- id: t-block-table\n  previous_ids: [t-recall-two]\n")
+        "- id: t-recall-two\n", "- id: t-block-table\n  previous_ids: [t-recall-two]\n"
+    )
     path.write_text(text, "utf-8")
     cli("drill", "--plain", "--id", "t-block-table", input="x\n3\n")
     card = json.loads(cli("show", "t-block-table", "--json").output)["card"]
@@ -187,8 +209,12 @@ def test_removed_question_history_is_kept(mini_bank: Path, cli) -> None:  # type
 def test_edited_question_is_flagged_not_reset(mini_bank: Path, cli) -> None:  # type: ignore[no-untyped-def]
     cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
     path = mini_bank / "questions" / "test" / "mini.yaml"
-    path.write_text(path.read_text("utf-8").replace("Why does decode read every weight",
-                                                    "Why must decode read every weight"), "utf-8")
+    path.write_text(
+        path.read_text("utf-8").replace(
+            "Why does decode read every weight", "Why must decode read every weight"
+        ),
+        "utf-8",
+    )
     out = cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n").output
     assert "edited since your last review" in out
     assert json.loads(cli("show", "t-recall-one", "--json").output)["card"]["reps"] == 2
@@ -203,10 +229,20 @@ def test_leech_after_eight_lapses(mini_bank: Path) -> None:
     for _ in range(8):
         for grade in (Grade.GOOD, Grade.GOOD, Grade.AGAIN):
             after = review(scheduler, card, grade, moment)
-            store.record_review(question_id="t-recall-one", before=card, after=after,
-                                rating=int(grade), reviewed_at=moment, answer="", correct=None,
-                                duration_ms=1, seed=None, session_id=None, retrievability=None,
-                                content_hash=None)
+            store.record_review(
+                question_id="t-recall-one",
+                before=card,
+                after=after,
+                rating=int(grade),
+                reviewed_at=moment,
+                answer="",
+                correct=None,
+                duration_ms=1,
+                seed=None,
+                session_id=None,
+                retrievability=None,
+                content_hash=None,
+            )
             card = after
             moment = max(moment, after.due) + timedelta(minutes=1)
     row = store.card("t-recall-one")

@@ -25,16 +25,21 @@ class QuizzerApp(App[None]):
         Binding("f1", "help", "Help", show=False),
     ]
 
-    def __init__(self, bank: Bank, store: Store, start_questions: list[str] | None = None,
-                 start_mock: tuple[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        store: Store,
+        start_questions: list[str] | None = None,
+        start_mock: tuple[str, float] | None = None,
+    ) -> None:
         super().__init__()
         self.bank = bank
         self.store = store
         self.start_questions = start_questions
         self.start_mock = start_mock
         self.language: str = store.setting("language", "en")
-        self.theme = "textual-light" if store.setting("theme", "dark") == "light" else (
-            "textual-dark"
+        self.theme = (
+            "textual-light" if store.setting("theme", "dark") == "light" else ("textual-dark")
         )
 
     def on_mount(self) -> None:
@@ -49,20 +54,33 @@ class QuizzerApp(App[None]):
 
             company, minutes = self.start_mock
             plan = assemble_mock(self.bank, self.store, company, minutes)
-            self.start_study(plan.questions, mode="mock", title=f"Mock: {company}",
-                             timed_minutes=minutes, company=company)
+            self.start_study(
+                plan.questions,
+                mode="mock",
+                title=f"Mock: {company}",
+                timed_minutes=minutes,
+                company=company,
+            )
 
-    def start_study(self, questions: list[AnyQuestion], mode: str = "drill",
-                    title: str = "Study", timed_minutes: float | None = None,
-                    company: str | None = None) -> None:
+    def start_study(
+        self,
+        questions: list[AnyQuestion],
+        mode: str = "drill",
+        title: str = "Study",
+        timed_minutes: float | None = None,
+        company: str | None = None,
+    ) -> None:
         """Open a study (or mock) session over ``questions``."""
         from quizzer.tui.screens.study import StudyScreen
 
         if not questions:
             self.notify("Nothing to study here right now.", severity="warning")
             return
-        self.push_screen(StudyScreen(questions, mode=mode, title=title,
-                                     timed_minutes=timed_minutes, company=company))
+        self.push_screen(
+            StudyScreen(
+                questions, mode=mode, title=title, timed_minutes=timed_minutes, company=company
+            )
+        )
 
     def action_help(self) -> None:
         """Show every key of the current screen."""
@@ -72,8 +90,12 @@ class QuizzerApp(App[None]):
             self.push_screen(HelpModal(self.screen))
 
 
-def make_app(bank: Bank | None = None, store: Store | None = None,
-             start_questions: list[str] | None = None, db: Path | None = None) -> QuizzerApp:
+def make_app(
+    bank: Bank | None = None,
+    store: Store | None = None,
+    start_questions: list[str] | None = None,
+    db: Path | None = None,
+) -> QuizzerApp:
     """Build the app; the CLI and the tests share this factory."""
     from quizzer.bank import load_bank
     from quizzer.store import open_store

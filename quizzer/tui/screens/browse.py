@@ -22,8 +22,12 @@ if TYPE_CHECKING:
 def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
     """A question as Markdown, with its answer, explanation, tags and links."""
     zh = q.zh if app.language == "zh" else None
-    parts = [f"### {q.id}", f"*{q.kind} · difficulty {q.difficulty}*", "",
-             zh.prompt if zh else q.prompt]
+    parts = [
+        f"### {q.id}",
+        f"*{q.kind} · difficulty {q.difficulty}*",
+        "",
+        zh.prompt if zh else q.prompt,
+    ]
     if isinstance(q, ChoiceQuestion):
         options = zh.options if zh and zh.options else q.options
         parts += [""] + [
@@ -37,16 +41,20 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
         parts += ["", "**Answer**", "", answer, "", "**Key points**", ""]
         parts += [f"- {p}" for p in points]
     elif isinstance(q, NumericQuestion):
-        parts += ["", f"*Answer in {q.unit}; parameters are drawn per attempt "
-                      f"(`quizzer solve {q.id}`).*"]
+        parts += [
+            "",
+            f"*Answer in {q.unit}; parameters are drawn per attempt (`quizzer solve {q.id}`).*",
+        ]
     explanation = zh.explanation if zh and zh.explanation else q.explanation
     parts += ["", "**Why**", "", explanation, "", "**Read more**", ""]
     for key in q.articles:
         article = app.bank.articles[key]
         parts.append(f"- [{article.title_zh if zh else article.title_en}]({article.url})")
     if q.companies:
-        parts += ["", "**Asked at:** " + ", ".join(
-            app.bank.companies[t.key].name_en for t in q.companies)]
+        parts += [
+            "",
+            "**Asked at:** " + ", ".join(app.bank.companies[t.key].name_en for t in q.companies),
+        ]
     return "\n".join(parts)
 
 
@@ -69,17 +77,28 @@ class BrowseScreen(Screen[None]):
         companies = sorted({t.key for q in app.bank.questions for t in q.companies})
         with Horizontal(id="browse-filters"):
             yield Input(placeholder="/ search", id="search", compact=True)
-            yield Select([(app.bank.companies[k].name_en, k) for k in companies],
-                         prompt="company", id="company", compact=True)
-            yield Select([(k, k) for k in ("recall", "choice", "numeric")], prompt="kind",
-                         id="kind", compact=True)
-            yield Select([(f"difficulty {d}", d) for d in range(1, 6)], prompt="difficulty",
-                         id="difficulty", compact=True)
+            yield Select(
+                [(app.bank.companies[k].name_en, k) for k in companies],
+                prompt="company",
+                id="company",
+                compact=True,
+            )
+            yield Select(
+                [(k, k) for k in ("recall", "choice", "numeric")],
+                prompt="kind",
+                id="kind",
+                compact=True,
+            )
+            yield Select(
+                [(f"difficulty {d}", d) for d in range(1, 6)],
+                prompt="difficulty",
+                id="difficulty",
+                compact=True,
+            )
         with Horizontal(id="browse-main"):
             yield Tree("Question bank", id="tree")
-            with Vertical(id="browse-preview"):
-                with VerticalScroll():
-                    yield Markdown("Select a question to preview it.", id="preview")
+            with Vertical(id="browse-preview"), VerticalScroll():
+                yield Markdown("Select a question to preview it.", id="preview")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -88,6 +107,7 @@ class BrowseScreen(Screen[None]):
 
     def filters(self) -> Filters:
         """The filters currently set in the bar."""
+
         def value(widget_id: str) -> object:
             select: Select[object] = self.query_one(widget_id, Select)
             return None if select.is_blank() else select.value
@@ -150,14 +170,14 @@ class BrowseScreen(Screen[None]):
         self.rebuild()
 
     @on(Tree.NodeHighlighted, "#tree")
-    def preview(self, event: Tree.NodeHighlighted) -> None:  # type: ignore[type-arg]
+    def preview(self, event: Tree.NodeHighlighted) -> None:
         question_id = event.node.data
         if question_id:
             q = self.qapp.bank.by_id[question_id]
             self.query_one("#preview", Markdown).update(preview_markdown(self.qapp, q))
 
     @on(Tree.NodeSelected, "#tree")
-    def study_one(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]
+    def study_one(self, event: Tree.NodeSelected) -> None:
         question_id = event.node.data
         if question_id:
             self.qapp.start_study([self.qapp.bank.by_id[question_id]], title="Study: one")

@@ -82,10 +82,13 @@ class DashboardScreen(Screen[None]):
         now = clock.now()
         data: dict[str, Any] = summary(app.bank, app.store, now, detail=False)
         counts = Text()
-        for label, value in (("Due now", data["due_now"]), ("New", data["new_available"]),
-                             ("Reviewed today", data["reviews_today"]),
-                             ("Streak", f"{data['streak_days']}d"),
-                             ("Questions", data["questions"])):
+        for label, value in (
+            ("Due now", data["due_now"]),
+            ("New", data["new_available"]),
+            ("Reviewed today", data["reviews_today"]),
+            ("Streak", f"{data['streak_days']}d"),
+            ("Questions", data["questions"]),
+        ):
             counts.append(f" {label} ", style="dim")
             counts.append(f"{value} ", style="bold")
             counts.append(" │")
@@ -95,8 +98,10 @@ class DashboardScreen(Screen[None]):
         if not weak:
             lines.append("Nothing yet: study a few questions first.", style="dim")
         for w in weak:
-            title = app.bank.topics[w.key].title_zh if app.language == "zh" else (
-                app.bank.topics[w.key].title_en
+            title = (
+                app.bank.topics[w.key].title_zh
+                if app.language == "zh"
+                else (app.bank.topics[w.key].title_en)
             )
             lines.append(f"{title[:24]:<24} ", style="bold")
             lines.append(bar(1 - w.score, 10))
@@ -104,18 +109,23 @@ class DashboardScreen(Screen[None]):
         self.query_one("#weakest", Static).update(lines)
         retention = data["retention_30d"]
         self.query_one("#retention", Static).update(
-            Text.assemble(("Retention (30 days): ", "dim"),
-                          ("—" if retention is None else f"{retention:.0%}", "bold"),
-                          (f"   Leeches: {len(data['leeches'])}", "dim"))
+            Text.assemble(
+                ("Retention (30 days): ", "dim"),
+                ("—" if retention is None else f"{retention:.0%}", "bold"),
+                (f"   Leeches: {len(data['leeches'])}", "dim"),
+            )
         )
-        self.query_one("#heatmap", Static).update(
-            heatmap(heat_counts(app.store, now), now.date())
-        )
+        self.query_one("#heatmap", Static).update(heatmap(heat_counts(app.store, now), now.date()))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"study": self.action_study, "weak": self.action_weak,
-                   "mock": self.action_mock, "browse": self.action_browse,
-                   "stats": self.action_stats, "settings": self.action_settings}
+        actions = {
+            "study": self.action_study,
+            "weak": self.action_weak,
+            "mock": self.action_mock,
+            "browse": self.action_browse,
+            "stats": self.action_stats,
+            "settings": self.action_settings,
+        }
         if event.button.id == "quit":
             self.app.exit()
         elif event.button.id in ("topic", "company", "article"):
@@ -144,7 +154,11 @@ class DashboardScreen(Screen[None]):
         from quizzer.session import Filters
 
         app = self.qapp
-        filters = Filters(**{f"{by if by != 'company' else 'companie'}s": (key,)})
+        filters = {
+            "topic": Filters(topics=(key,)),
+            "company": Filters(companies=(key,)),
+            "article": Filters(articles=(key,)),
+        }[by]
         questions = due_queue(app.bank, app.store, clock.now(), filters, new_per_day=10**6)
         app.start_study(questions[:20], title=f"Study: {key}")
 
@@ -153,8 +167,9 @@ class DashboardScreen(Screen[None]):
         from quizzer.weakness import weak_queue
 
         app = self.qapp
-        app.start_study(weak_queue(app.bank, app.store, clock.now()), mode="weak",
-                        title="Review weak topics")
+        app.start_study(
+            weak_queue(app.bank, app.store, clock.now()), mode="weak", title="Review weak topics"
+        )
 
     def action_mock(self) -> None:
         """Pick a company and sit a timed mock interview."""
@@ -169,8 +184,9 @@ class DashboardScreen(Screen[None]):
                 if not plan.questions:
                     self.notify(plan.message, severity="warning")
                     return
-                app.start_study(plan.questions, mode="mock", title=f"Mock: {key}",
-                                timed_minutes=45, company=key)
+                app.start_study(
+                    plan.questions, mode="mock", title=f"Mock: {key}", timed_minutes=45, company=key
+                )
 
         self.app.push_screen(PickerModal("company"), chosen)
 

@@ -44,8 +44,9 @@ class HelpModal(ModalScreen[None]):
             if (key, binding.description) in seen or not binding.description:
                 continue
             seen.add((key, binding.description))
-            table.add_row(key.replace("exclamation_mark", "!").replace("comma", ","),
-                          binding.description)
+            table.add_row(
+                key.replace("exclamation_mark", "!").replace("comma", ","), binding.description
+            )
         for key, text in EXTRA.get(type(self.under).__name__, []) + GLOBAL_KEYS:
             table.add_row(key, text)
         name = type(self.under).__name__.removesuffix("Screen")

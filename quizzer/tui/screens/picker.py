@@ -31,8 +31,11 @@ class PickerModal(ModalScreen[str | None]):
         bank, zh = app.bank, app.language == "zh"
         counts: dict[str, int] = {}
         for q in bank.questions:
-            keys = {"topic": q.topics, "article": q.articles,
-                    "company": [t.key for t in q.companies]}[self.by]
+            keys = {
+                "topic": q.topics,
+                "article": q.articles,
+                "company": [t.key for t in q.companies],
+            }[self.by]
             for key in set(keys):
                 counts[key] = counts.get(key, 0) + 1
         rows = []
@@ -51,8 +54,9 @@ class PickerModal(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
-            yield Static(f"Choose a {self.by} (type to filter, Enter to start)",
-                         classes="section-title")
+            yield Static(
+                f"Choose a {self.by} (type to filter, Enter to start)", classes="section-title"
+            )
             yield Input(placeholder="filter…", id="picker-filter", compact=True)
             yield OptionList(id="picker-list")
 

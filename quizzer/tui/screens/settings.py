@@ -31,19 +31,32 @@ class SettingsScreen(Screen[None]):
         with Vertical(id="settings-form"):
             with Grid(id="settings-grid"):
                 yield Label("Desired retention (0.70–0.99)")
-                yield Input(str(store.setting("desired_retention", 0.9)), id="retention",
-                            compact=True)
+                yield Input(
+                    str(store.setting("desired_retention", 0.9)), id="retention", compact=True
+                )
                 yield Label("New questions per day")
-                yield Input(str(store.setting("new_per_day", 15)), id="new-per-day",
-                            type="integer", compact=True)
+                yield Input(
+                    str(store.setting("new_per_day", 15)),
+                    id="new-per-day",
+                    type="integer",
+                    compact=True,
+                )
                 yield Label("Theme")
-                yield Select([("dark", "dark"), ("light", "light")], id="theme",
-                             value=store.setting("theme", "dark"), allow_blank=False,
-                             compact=True)
+                yield Select(
+                    [("dark", "dark"), ("light", "light")],
+                    id="theme",
+                    value=store.setting("theme", "dark"),
+                    allow_blank=False,
+                    compact=True,
+                )
                 yield Label("Language (where a question has zh)")
-                yield Select([("English", "en"), ("中文", "zh")], id="language",
-                             value=store.setting("language", "en"), allow_blank=False,
-                             compact=True)
+                yield Select(
+                    [("English", "en"), ("中文", "zh")],
+                    id="language",
+                    value=store.setting("language", "en"),
+                    allow_blank=False,
+                    compact=True,
+                )
             yield Static(id="settings-error")
             yield Button("Save (ctrl+s)", id="save", variant="primary", compact=True)
         yield Footer()

@@ -28,8 +28,7 @@ class StatsScreen(Screen[None]):
         yield Header()
         with Horizontal(id="stats-main"):
             with VerticalScroll(id="stats-left"):
-                yield Static("Mastery by topic (recall probability)",
-                             classes="section-title")
+                yield Static("Mastery by topic (recall probability)", classes="section-title")
                 yield Static(id="mastery")
             with Vertical(id="stats-right"):
                 yield Static("Due in the next 14 days", classes="section-title")
@@ -54,8 +53,11 @@ class StatsScreen(Screen[None]):
             topic = app.bank.topics[row["key"]]
             name = topic.title_zh if app.language == "zh" else topic.title_en
             r = row["mean_retrievability"]
-            table.add_row(name, bar(r if row["reviewed"] else None, 10),
-                          f"{row['reviewed']}/{row['questions']}")
+            table.add_row(
+                name,
+                bar(r if row["reviewed"] else None, 10),
+                f"{row['reviewed']}/{row['questions']}",
+            )
         self.query_one("#mastery", Static).update(table)
         self.query_one("#forecast", Static).update(forecast_columns(forecast(cards, now)))
         trend = Text()

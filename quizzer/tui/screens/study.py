@@ -31,11 +31,13 @@ if TYPE_CHECKING:
 class AnswerInput(Input):
     """The answer box. Space on an empty box reveals a recall question."""
 
-    def _on_key(self, event: Key) -> None:
+    async def _on_key(self, event: Key) -> None:
         if event.key == "space" and not self.value and getattr(self.screen, "is_recall", False):
             event.stop()
             event.prevent_default()
             self.post_message(self.Submitted(self, ""))
+            return
+        await super()._on_key(event)
 
 
 class StudyScreen(Screen[None]):
@@ -56,9 +58,15 @@ class StudyScreen(Screen[None]):
         Binding("exclamation_mark", "suspend", "Suspend", key_display="!"),
     ]
 
-    def __init__(self, questions: list[AnyQuestion], *, mode: str = "drill",
-                 title: str = "Study", timed_minutes: float | None = None,
-                 company: str | None = None) -> None:
+    def __init__(
+        self,
+        questions: list[AnyQuestion],
+        *,
+        mode: str = "drill",
+        title: str = "Study",
+        timed_minutes: float | None = None,
+        company: str | None = None,
+    ) -> None:
         super().__init__()
         self.questions = questions
         self.mode = mode
@@ -101,21 +109,32 @@ class StudyScreen(Screen[None]):
             yield Markdown(id="explanation")
             yield Static(id="links")
         with Vertical(id="answer-area"):
-            yield AnswerInput(placeholder="Your answer (Enter submits, empty Enter reveals)",
-                              id="answer", compact=True)
+            yield AnswerInput(
+                placeholder="Your answer (Enter submits, empty Enter reveals)",
+                id="answer",
+                compact=True,
+            )
             yield Static(id="feedback")
-            yield Static("enter submit · empty enter reveals · esc back · ctrl+z undo · "
-                         "ctrl+o article · f1 help", id="answer-keys")
+            yield Static(
+                "enter submit · empty enter reveals · esc back · ctrl+z undo · "
+                "ctrl+o article · f1 help",
+                id="answer-keys",
+            )
         with Horizontal(id="ratings"):
             for grade in Grade:
-                yield Button(f"{grade.value} {grade.label.title()}", id=f"rate-{grade.value}",
-                             compact=True, variant="error" if grade == Grade.AGAIN else "default")
+                yield Button(
+                    f"{grade.value} {grade.label.title()}",
+                    id=f"rate-{grade.value}",
+                    compact=True,
+                    variant="error" if grade == Grade.AGAIN else "default",
+                )
         yield Footer()
 
     def on_mount(self) -> None:
         app = self.qapp
-        self.session = StudySession(app.bank, app.store, self.questions, mode=self.mode,
-                                    company=self.company)
+        self.session = StudySession(
+            app.bank, app.store, self.questions, mode=self.mode, company=self.company
+        )
         if self.timed_minutes:
             self.deadline = time.monotonic() + self.timed_minutes * 60
             self.set_interval(1, self.tick)
@@ -266,8 +285,9 @@ class StudyScreen(Screen[None]):
             self.notify("A wrong answer is rated Again.", severity="warning")
             grade = Grade.AGAIN
         rated = self.session.rate(grade)
-        self.notify(f"{rated.grade.label.title()}: next in {self.outcome.intervals[rated.grade]}",
-                    timeout=2)
+        self.notify(
+            f"{rated.grade.label.title()}: next in {self.outcome.intervals[rated.grade]}", timeout=2
+        )
         self.show_next()
 
     def action_accept(self) -> None:
@@ -336,8 +356,9 @@ class StudyScreen(Screen[None]):
             return
         left = max(0, self.deadline - time.monotonic())
         minutes, seconds = divmod(int(left), 60)
-        self.query_one("#clock", Static).update(Text(f"⏱ {minutes:02d}:{seconds:02d}",
-                                                     style="bold red" if left < 60 else "bold"))
+        self.query_one("#clock", Static).update(
+            Text(f"⏱ {minutes:02d}:{seconds:02d}", style="bold red" if left < 60 else "bold")
+        )
         if left <= 0 and self.session is not None:
             self.deadline = None
             self.notify("Time is up.", severity="warning")
@@ -349,5 +370,4 @@ class StudyScreen(Screen[None]):
 
         assert self.session is not None
         self.session.finish()
-        self.app.switch_screen(SummaryScreen(self.session, mock=self.is_mock,
-                                             company=self.company))
+        self.app.switch_screen(SummaryScreen(self.session, mock=self.is_mock, company=self.company))

@@ -21,8 +21,9 @@ class SummaryScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,enter,q", "home", "Home")]
 
-    def __init__(self, session: StudySession, *, mock: bool = False,
-                 company: str | None = None) -> None:
+    def __init__(
+        self, session: StudySession, *, mock: bool = False, company: str | None = None
+    ) -> None:
         super().__init__()
         self.session = session
         self.mock = mock

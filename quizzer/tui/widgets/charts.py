@@ -48,10 +48,13 @@ def forecast_columns(counts: list[int], height: int = 5) -> Text:
     for level in range(height, 0, -1):
         for count in counts:
             filled = count * height / top
-            text.append("█▌ " if filled >= level else ("▄  " if filled >= level - 0.5 else "   "),
-                        style="cyan")
+            text.append(
+                "█▌ " if filled >= level else ("▄  " if filled >= level - 0.5 else "   "),
+                style="cyan",
+            )
         text.append("\n")
     text.append("".join(f"{c:<3}" for c in counts) + "\n", style="bold")
-    text.append("".join(f"{'+' + str(i) if i else 'now':<3}"[:3] for i in range(len(counts))),
-                style="dim")
+    text.append(
+        "".join(f"{'+' + str(i) if i else 'now':<3}"[:3] for i in range(len(counts))), style="dim"
+    )
     return text

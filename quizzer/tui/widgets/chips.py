@@ -19,8 +19,9 @@ def chips(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
     for tag in q.companies:
         company = bank.companies[tag.key]
         text.append(" ")
-        text.append(f" {company.name_zh if lang == 'zh' else company.name_en} ",
-                    style="bold on dark_green")
+        text.append(
+            f" {company.name_zh if lang == 'zh' else company.name_en} ", style="bold on dark_green"
+        )
     return text
 
 

@@ -1,0 +1,192 @@
+"""The Textual app driven through Pilot, asserting what lands in the DB."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from quizzer.bank import load_bank
+from quizzer.store import Store
+from quizzer.tui.app import QuizzerApp
+
+
+def make(mini_bank: Path, start: list[str] | None = None) -> QuizzerApp:
+    bank = load_bank(mini_bank, use_cache=False)
+    return QuizzerApp(bank, Store(Path(os.environ["QUIZZER_DB"])), start)
+
+
+def reviews(app: QuizzerApp) -> list[tuple[str, int, int | None]]:
+    return [(r["question_id"], r["rating"], r["correct"]) for r in app.store.reviews()]
+
+
+async def test_dashboard_shows_counts_and_every_button(mini_bank: Path) -> None:
+    app = make(mini_bank)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = str(app.screen.query_one("#counts").render())
+        assert "New 7" in text and "Due now 0" in text
+        labels = {str(b.label) for b in app.screen.query("Button")}
+        assert {
+            "Study (s)",
+            "Weak (w)",
+            "Mock (m)",
+            "Browse (b)",
+            "Stats (v)",
+            "Topic (t)",
+            "Company (c)",
+            "Article (a)",
+            "Settings (,)",
+            "Quit (q)",
+        } <= labels
+        for button in app.screen.query("Button"):
+            assert button.region.width >= len(str(button.label)), button.label
+            assert button.region.bottom <= 23  # above the footer
+
+
+async def test_enter_on_empty_then_again_twice_makes_two_reviews(mini_bank: Path) -> None:
+    app = make(mini_bank)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        for _ in range(2):
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("1")
+            await pilot.pause()
+        await pilot.press("escape")
+        await pilot.press("q")
+    assert [r[1] for r in reviews(app)] == [1, 1]
+
+
+async def test_numeric_right_then_wrong_rate_undo_suspend(mini_bank: Path) -> None:
+    app = make(mini_bank, ["t-numeric-weights", "t-numeric-allreduce", "t-recall-one"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        study = app.screen
+        attempt = study.session.current.attempt  # type: ignore[attr-defined]
+        await pilot.press(*f"{attempt.answer:.4f} GB")
+        await pilot.pause()
+        assert "= " in str(study.query_one("#feedback").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "✓" in str(study.query_one("#verdict").render())
+        await pilot.press("3")
+        await pilot.pause()
+        assert reviews(app) == [("t-numeric-weights", 3, 1)]
+        await pilot.press(*"12 GBs", "enter")  # unparseable: inline error, nothing saved
+        await pilot.pause()
+        assert "did you mean" in str(study.query_one("#feedback").render())
+        assert len(reviews(app)) == 1
+        await pilot.press(*["backspace"] * 6, *"99999 s", "enter")
+        await pilot.pause()
+        assert "✗" in str(study.query_one("#verdict").render())
+        await pilot.press("4")  # a wrong answer is rated Again whatever key
+        await pilot.pause()
+        assert reviews(app)[-1] == ("t-numeric-allreduce", 1, 0)
+        await pilot.press("ctrl+z")  # undo brings the allreduce question back
+        await pilot.pause()
+        assert len(reviews(app)) == 1
+        assert study.session.current.question.id == "t-numeric-allreduce"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("exclamation_mark")
+        await pilot.pause()
+        assert app.store.card("t-numeric-allreduce").suspended  # type: ignore[union-attr]
+        assert study.session.current.question.id == "t-recall-one"  # type: ignore[attr-defined]
+
+
+async def test_question_mark_opens_help_listing_keys(mini_bank: Path) -> None:
+    app = make(mini_bank)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpModal"
+        await pilot.press("escape")
+        await pilot.press("s")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpModal"
+
+
+async def test_study_screen_fits_80x24(mini_bank: Path) -> None:
+    app = make(mini_bank, ["t-choice-one"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        study = app.screen
+        assert study.query_one("#answer").region.bottom <= 22
+        await pilot.press("enter")
+        await pilot.pause()
+        for button in study.query("#ratings Button"):
+            assert button.region.width > 0 and button.region.bottom <= 23
+            assert "·" in str(button.label)
+
+
+async def test_choice_by_number_key_and_chinese_language(mini_bank: Path) -> None:
+    app = make(mini_bank, ["t-recall-one", "t-choice-one"])
+    app.language = "zh"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "为什么" in app.screen.query_one("#prompt").source  # type: ignore[attr-defined]
+        await pilot.press("space")  # reveals a recall question
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        await pilot.press("enter")  # takes the suggested rating (Good)
+        await pilot.pause()
+    assert reviews(app) == [("t-recall-one", 3, None), ("t-choice-one", 3, 1)]
+
+
+async def test_browse_search_and_settings_save(mini_bank: Path) -> None:
+    app = make(mini_bank)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press("slash", *"block table")
+        await pilot.pause()
+        tree = app.screen.query_one("#tree")
+        assert "(1)" in str(tree.root.label)  # type: ignore[attr-defined]
+        await pilot.press("escape", "escape")
+        await pilot.press("comma")
+        await pilot.pause()
+        retention = app.screen.query_one("#retention")
+        retention.value = "0.5"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "between 0.70 and 0.99" in str(app.screen.query_one("#settings-error").render())
+        retention.value = "0.85"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.store.setting("desired_retention") == 0.85
+
+
+async def test_garbage_pasted_into_every_input_never_crashes(mini_bank: Path) -> None:
+    garbage = "\x00\x1b[31m{}[]()'\";DROP TABLE reviews;-- 中文 🤖 1e999 __import__('os')"
+    app = make(mini_bank, ["t-numeric-weights", "t-choice-one", "t-recall-one"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+            box = app.screen.query_one("#answer")
+            box.value = garbage  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await pilot.pause()
+            if app.screen.query_one("#ratings").display:
+                await pilot.press("1")
+            else:
+                box.value = ""  # type: ignore[attr-defined]
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.press("1")
+    assert len(reviews(app)) == 3
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_dashboard_snapshot(mini_bank: Path, snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make(mini_bank), terminal_size=size)
+
+
+def test_study_snapshot(mini_bank: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make(mini_bank, ["t-choice-one"]), terminal_size=(80, 24), press=["enter"])
