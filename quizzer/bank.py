@@ -13,9 +13,12 @@ import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from quizzer.yamlsrc import Located, Path_
 
 from quizzer import __version__
 from quizzer.models import (
@@ -27,7 +30,6 @@ from quizzer.models import (
     Topic,
     question_adapter,
 )
-from quizzer.yamlsrc import Located, Path_, YamlProblem, load_located
 
 CATALOGS = ("articles.yaml", "companies.yaml", "topics.yaml")
 QUESTIONS_DIR = "questions"
@@ -142,6 +144,8 @@ def _read(path: Path, errors: _Collector) -> Located | None:
     except OSError as exc:
         errors.add(path, 1, 1, f"cannot read: {exc.strerror}")
         return None
+    from quizzer.yamlsrc import YamlProblem, load_located
+
     try:
         return load_located(text)
     except YamlProblem as exc:
@@ -208,6 +212,8 @@ def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
 
 
 def _load_catalog(root: Path, name: str, top: str, errors: _Collector) -> tuple[Any, Located]:
+    from quizzer.yamlsrc import Located
+
     path = root / name
     if not path.exists():
         errors.add(path, 1, 1, f"missing catalog {name}")
@@ -451,7 +457,7 @@ def _load_uncached(root: Path, files: list[Path]) -> Bank:
                     seen_ids[raw_id] = SourceLoc(display_path(path), line)
             _check_refs(raw, path, base, doc, articles, companies, topics, errors)
             try:
-                q = question_adapter.validate_python(raw)
+                q = question_adapter().validate_python(raw)
             except ValidationError as exc:
                 _pydantic_errors(exc, path, base, doc, errors)
                 continue

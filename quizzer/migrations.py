@@ -6,14 +6,30 @@ older version, and a test migrates each of them to the current schema.
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 MIGRATION_SET = "quizzer"
-migrations = Migrations(MIGRATION_SET)
+STEPS: list[tuple[str, Callable[[Database], None]]] = []
+"""(name, function) in order. sqlite-utils (which pulls in numpy when installed) is imported
+only when a step is actually pending, so opening an up-to-date DB stays fast."""
 
 
-@migrations(name="001_initial")
+def step(name: str) -> Callable[[Callable[[Database], None]], Callable[[Database], None]]:
+    """Register a migration step."""
+
+    def register(func: Callable[[Database], None]) -> Callable[[Database], None]:
+        STEPS.append((name, func))
+        return func
+
+    return register
+
+
+@step("001_initial")
 def initial(db: Database) -> None:
     """Cards, reviews, sessions and settings."""
     db.table("cards").create(
@@ -75,7 +91,7 @@ def initial(db: Database) -> None:
     db.table("settings").create({"key": str, "value": str}, pk="key")
 
 
-@migrations(name="002_review_uid")
+@step("002_review_uid")
 def review_uid(db: Database) -> None:
     """A globally unique id per review (uuid4 hex), so imports merge without duplicates."""
     db.table("reviews").add_column("uid", str)
@@ -85,11 +101,37 @@ def review_uid(db: Database) -> None:
     db.table("reviews").create_index(["uid"], unique=True)
 
 
-def apply(db: Database) -> None:
-    """Bring ``db`` to the current schema."""
-    migrations.apply(db)
+def applied(conn: sqlite3.Connection) -> list[str]:
+    """Names of the steps already recorded in the DB (sqlite-utils' own table)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_sqlite_migrations'"
+    ).fetchone()
+    if not exists:
+        return []
+    rows = conn.execute(
+        "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid",
+        [MIGRATION_SET],
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def pending(conn: sqlite3.Connection) -> list[str]:
+    """Steps not yet applied."""
+    done = set(applied(conn))
+    return [name for name, _ in STEPS if name not in done]
+
+
+def apply(conn: sqlite3.Connection) -> None:
+    """Bring the DB to the current schema with sqlite-utils Migrations."""
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
+
+    migrations = Migrations(MIGRATION_SET)
+    for name, func in STEPS:
+        migrations(name=name)(func)
+    migrations.apply(Database(conn))
 
 
 def latest() -> str:
     """Name of the newest migration."""
-    return migrations._migrations[-1].name
+    return STEPS[-1][0]

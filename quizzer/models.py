@@ -7,6 +7,7 @@ question_bank/README.md and question_bank/question.schema.json are generated fro
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -29,7 +30,11 @@ OPTION_LETTERS = "ABCDEFGHI"
 class Strict(BaseModel):
     """Base for every content model: unknown fields are an error, docstrings become descriptions."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    # defer_build: schemas are built on first validation, so loading a cached bank (which
+    # never validates) does not pay for them at start-up. The attribute docstrings are read
+    # from this file's source by quizzer.schema_doc when the schema is generated, rather than
+    # by pydantic at import (use_attribute_docstrings costs ~50 ms per start).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class CompanyTag(Strict):
@@ -215,14 +220,19 @@ Question = Annotated[RecallQuestion | ChoiceQuestion | NumericQuestion, Field(di
 
 QUESTION_KINDS = ("recall", "choice", "numeric")
 
-question_adapter: TypeAdapter[RecallQuestion | ChoiceQuestion | NumericQuestion] = TypeAdapter(
-    Question
-)
-question_file_adapter: TypeAdapter[list[RecallQuestion | ChoiceQuestion | NumericQuestion]] = (
-    TypeAdapter(list[Question])
-)
-
 AnyQuestion = RecallQuestion | ChoiceQuestion | NumericQuestion
+
+
+@cache
+def question_adapter() -> TypeAdapter[AnyQuestion]:
+    """Validates one question of any kind (built on first use)."""
+    return TypeAdapter(Question)
+
+
+@cache
+def question_file_adapter() -> TypeAdapter[list[AnyQuestion]]:
+    """Validates a whole question file (built on first use)."""
+    return TypeAdapter(list[Question])
 
 
 class Article(Strict):

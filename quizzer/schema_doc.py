@@ -7,6 +7,7 @@ field tables that live in question_bank/README.md between the schema markers.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,59 @@ SCHEMA_END = "<!-- schema:end -->"
 SCHEMA_ID = "https://caomaolufei.github.io/AIInfraGuide/quizzer/question.schema.json"
 
 
+@cache
+def field_docs() -> dict[str, dict[str, str]]:
+    """Class name -> field name -> the docstring under that field in quizzer/models.py."""
+    import ast
+    import inspect
+
+    from quizzer import models
+
+    tree = ast.parse(inspect.getsource(models))
+    docs: dict[str, dict[str, str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields: dict[str, str] = {}
+        for first, second in zip(node.body, node.body[1:], strict=False):
+            if (
+                isinstance(first, ast.AnnAssign)
+                and isinstance(first.target, ast.Name)
+                and isinstance(second, ast.Expr)
+                and isinstance(second.value, ast.Constant)
+                and isinstance(second.value.value, str)
+            ):
+                fields[first.target.id] = inspect.cleandoc(second.value.value)
+        docs[node.name] = fields
+    return docs
+
+
+def doc_of(model: type[BaseModel], name: str) -> str:
+    """A field's docstring, looking through base classes."""
+    for klass in model.__mro__:
+        text = field_docs().get(klass.__name__, {}).get(name)
+        if text:
+            return text
+    return ""
+
+
+def _describe(schema: dict[str, Any]) -> None:
+    from quizzer import models
+
+    for class_name, definition in schema.get("$defs", {}).items():
+        model = getattr(models, class_name, None)
+        if model is None:
+            continue
+        for name, prop in definition.get("properties", {}).items():
+            text = doc_of(model, name)
+            if text:
+                prop["description"] = text
+
+
 def question_file_schema() -> dict[str, Any]:
     """JSON Schema (draft 2020-12) of a question file: a list of questions."""
-    schema = question_file_adapter.json_schema()
+    schema = question_file_adapter().json_schema()
+    _describe(schema)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -61,7 +112,7 @@ def _table(model: type[BaseModel], names: list[str]) -> str:
     lines = ["| field | type | required | meaning |", "|---|---|---|---|"]
     for name in names:
         info = model.model_fields[name]
-        meaning = " ".join((info.description or "").split())
+        meaning = " ".join(doc_of(model, name).split())
         required = "yes" if info.is_required() else "no"
         lines.append(f"| `{name}` | `{_type_name(model, name)}` | {required} | {meaning} |")
     return "\n".join(lines)

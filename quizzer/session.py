@@ -126,10 +126,10 @@ def due_queue(
         row = cards.get(q.id)
         if not _available(row, now) or not filters.accepts(bank, q):
             continue
-        if row is None or row.card.last_review is None:
+        if row is None or not row.reviewed:
             fresh.append(q)
-        elif clock.iso(row.card.due) <= now_iso:
-            due.append((retrievability(scheduler, row.card, now), q.id, q))
+        elif row.due <= now_iso:
+            due.append((retrievability(scheduler, row.recall_card(), now), q.id, q))
     due.sort(key=lambda item: (item[0], item[1]))
     queue: list[AnyQuestion] = [] if new_only else [q for _, _, q in due]
     if not due_only:

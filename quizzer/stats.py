@@ -75,8 +75,8 @@ def group_rows(
     }[by]
     for q in bank.questions:
         row = cards.get(q.id)
-        reviewed = row is not None and row.card.last_review is not None
-        r = retrievability(scheduler, row.card, now) if reviewed and row else 0.0
+        reviewed = row is not None and row.reviewed
+        r = retrievability(scheduler, row.recall_card(), now) if reviewed and row else 0.0
         for key in keys_of(q):
             bucket = buckets[key]
             bucket["questions"] += 1
@@ -109,10 +109,11 @@ def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[i
     counts = [0] * days
     start = start_of_day(now)
     for row in cards.values():
-        if row.suspended or row.card.last_review is None:
+        if row.suspended or not row.reviewed:
             continue
-        offset = (row.card.due - start).days
-        counts[max(0, offset)] += 1 if offset < days else 0
+        offset = (datetime.fromisoformat(row.due) - start).days
+        if offset < days:
+            counts[max(0, offset)] += 1
     return counts
 
 
@@ -151,7 +152,7 @@ def summary(bank: Bank, store: Store, now: datetime, *, detail: bool = True) -> 
     unseen = sum(
         1
         for q in bank.questions
-        if (row := cards.get(q.id)) is None or (row.card.last_review is None and not row.suspended)
+        if (row := cards.get(q.id)) is None or (not row.reviewed and not row.suspended)
     )
     new_available = min(unseen, max(0, new_limit - new_introduced_today(store, now)))
     today = iso(start_of_day(now))

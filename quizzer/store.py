@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from fsrs import Card
-from sqlite_utils import Database
 
 from quizzer import migrations
 from quizzer.clock import iso
@@ -37,10 +36,18 @@ class StoreError(Exception):
 
 @dataclass
 class CardRow:
-    """One question's scheduling state and counters."""
+    """One question's scheduling state and counters.
+
+    The FSRS card is parsed from JSON only when asked for: queues and stats read the plain
+    columns, which keeps them fast with thousands of cards."""
 
     question_id: str
-    card: Card
+    card_json: str
+    state: str
+    stability: float | None
+    due: str
+    """ISO time in UTC (clock.iso), so string comparison is time comparison."""
+    last_review: str | None
     reps: int
     lapses: int
     correct: int
@@ -48,6 +55,34 @@ class CardRow:
     suspended: bool
     buried_until: str | None
     content_hash: str | None
+
+    @property
+    def card(self) -> Card:
+        """The fsrs Card (parsed on first use)."""
+        cached = self.__dict__.get("_card")
+        if cached is None:
+            cached = card_from_json(self.card_json)
+            self.__dict__["_card"] = cached
+        return cached
+
+    @property
+    def reviewed(self) -> bool:
+        """Whether the question was ever rated."""
+        return self.last_review is not None
+
+    def recall_card(self) -> Card:
+        """A Card carrying just what retrievability needs, built without JSON parsing."""
+        from datetime import datetime
+
+        from fsrs import State
+
+        assert self.last_review is not None
+        return Card(
+            card_id=0,
+            state=State.Review,
+            stability=self.stability,
+            last_review=datetime.fromisoformat(self.last_review),
+        )
 
     @property
     def leech(self) -> bool:
@@ -102,7 +137,11 @@ def _connect(path: Path) -> sqlite3.Connection:
 def _row_to_card(row: dict[str, Any]) -> CardRow:
     return CardRow(
         question_id=row["question_id"],
-        card=card_from_json(row["card_json"]),
+        card_json=row["card_json"],
+        state=row["state"],
+        stability=row["stability"],
+        due=row["due"],
+        last_review=row["last_review"],
         reps=row["reps"] or 0,
         lapses=row["lapses"] or 0,
         correct=row["correct"] or 0,
@@ -130,10 +169,9 @@ class Store:
                 _check_file(self.path)
                 conn = _connect(self.path)
             self.conn = conn
-            self.db = Database(conn)
-            if migrations.migrations.pending(self.db):
+            if migrations.pending(conn):
                 with self.write():
-                    migrations.apply(self.db)
+                    migrations.apply(conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
 

@@ -80,10 +80,10 @@ def weaknesses(bank: Bank, store: Store, now: datetime, by: str = "topic") -> li
     )
     for q in bank.questions:
         row = cards.get(q.id)
-        if row is None or row.card.last_review is None:
+        if row is None or not row.reviewed:
             continue
         n, fails = per_question.get(q.id, (0, 0))
-        r = retrievability(scheduler, row.card, now)
+        r = retrievability(scheduler, row.recall_card(), now)
         for key in _groups(q, by):
             bucket = acc[key]
             bucket["n"] += n
@@ -135,10 +135,10 @@ def weak_queue(
         if row is not None and row.suspended:
             continue
         rank = min(hits)
-        if row is None or row.card.last_review is None:
+        if row is None or not row.reviewed:
             unseen.append((rank, q.id, q))
         else:
-            seen.append((rank, retrievability(scheduler, row.card, now), q.id, q))
+            seen.append((rank, retrievability(scheduler, row.recall_card(), now), q.id, q))
     seen.sort(key=lambda item: item[:3])
     unseen.sort(key=lambda item: item[:2])
     return ([item[3] for item in seen] + [item[2] for item in unseen])[:limit]

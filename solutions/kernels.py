@@ -21,6 +21,8 @@ def occupancy(
     by_regs = gpu.regs_per_sm // (regs_per_thread * threads_per_block)
     by_smem = math.floor(gpu.smem_kb_per_sm / smem_kb_per_block) if smem_kb_per_block else 10**9
     blocks = min(by_threads, by_regs, by_smem, gpu.max_blocks_per_sm)
+    if blocks == 0:
+        raise ValueError("not even one block fits on an SM: the launch would fail")
     warps = blocks * threads_per_block // WARP
     max_warps = gpu.max_threads_per_sm // WARP
     return {

@@ -24,10 +24,10 @@ FP16_MIN_NORMAL = 2.0**-14
 """Smallest positive normal FP16 value, about 6.1e-5."""
 
 FLOAT_FORMATS = {
-    "fp32": (8, 23),
-    "bf16": (8, 7),
-    "fp16": (5, 10),
-    "fp8-e5m2": (5, 2),
+    "FP32": (8, 23),
+    "BF16": (8, 7),
+    "FP16": (5, 10),
+    "FP8 E5M2": (5, 2),
 }
 """(exponent bits, explicit mantissa bits) of IEEE-style formats that reserve the top exponent
 code for Inf/NaN. FP8 E4M3 is left out on purpose: it gives up Inf and its max is 448."""
@@ -88,6 +88,15 @@ def hfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, 
         "peak": peak,
         "tokens_per_s": tokens_per_s,
     }
+
+
+def moe_training_flops(model: Any, tokens: float) -> dict[str, float]:
+    """Training compute of an MoE model: 6 x ACTIVE parameters x tokens (each token only runs
+    its routed experts), against 6 x total parameters for a dense model of the same size.
+    Router, attention sequence term and recomputation ignored."""
+    active = 6 * model.active_params * tokens
+    dense = 6 * model.params * tokens
+    return {"answer": active, "dense": dense, "ratio": dense / active}
 
 
 def optimizer_state_bytes(model: Any) -> dict[str, float]:
@@ -166,7 +175,7 @@ def float_max(fmt: str) -> dict[str, float]:
 def float_spacing(x: float, fmt: str) -> dict[str, float]:
     """Gap between a positive normal number x and the next larger representable value:
     ulp = 2^(floor(log2 x) - m) for a format with m explicit mantissa bits."""
-    exp_bits, man_bits = FLOAT_FORMATS[fmt]
+    _, man_bits = FLOAT_FORMATS[fmt]
     exponent = _eps_floor(math.log2(x))
     return {
         "answer": 2.0 ** (exponent - man_bits),
@@ -239,9 +248,9 @@ def tp_train_layer_comm_time(
 
 
 BUS_FACTORS = {
-    "allreduce": lambda n: 2 * (n - 1) / n,
-    "allgather": lambda n: (n - 1) / n,
-    "reducescatter": lambda n: (n - 1) / n,
+    "AllReduce": lambda n: 2 * (n - 1) / n,
+    "AllGather": lambda n: (n - 1) / n,
+    "ReduceScatter": lambda n: (n - 1) / n,
 }
 """nccl-tests busbw = algbw x factor; the factor is what each rank must move per byte of S."""
 
@@ -255,8 +264,9 @@ def nccl_busbw(size_mb: float, time_us: float, gpus: int, op: str) -> dict[str, 
     return {"answer": algbw * factor, "algbw": algbw, "factor": factor}
 
 
-def nccl_busbw_from_test(size_mb: float, gpus: int, op: str,
-                         true_busbw_gbps: float) -> dict[str, float]:
+def nccl_busbw_from_test(
+    size_mb: float, gpus: int, op: str, true_busbw_gbps: float
+) -> dict[str, float]:
     """A realistic nccl-tests line for a question: the time a collective of `size_mb` takes at
     `true_busbw_gbps` bus bandwidth, rounded to 3 significant figures (shown in the prompt),
     then busbw recomputed from that time with nccl_busbw."""
@@ -287,7 +297,7 @@ def p2p_transfer_time(size_gb: float, gpu: Any, link: str) -> dict[str, float]:
     bidirectional figure, over PCIe at the x16 one-direction rate."""
     nvlink = gpu.nvlink_gbps / 2 * GBPS
     pcie = gpu.pcie_gbps * GBPS
-    rate = nvlink if link == "nvlink" else pcie
+    rate = nvlink if link == "NVLink" else pcie
     size = size_gb * GB
     return {
         "answer": size / rate,
@@ -328,8 +338,9 @@ def warp_sectors(stride_elems: int, elem_bytes: int) -> dict[str, float]:
     }
 
 
-def effective_bandwidth(elements: float, bytes_per_element: float, time_us: float,
-                        gpu: Any) -> dict[str, float]:
+def effective_bandwidth(
+    elements: float, bytes_per_element: float, time_us: float, gpu: Any
+) -> dict[str, float]:
     """Effective bandwidth of a kernel = bytes read + written / kernel time; the answer is its
     share of the HBM peak, with the bandwidth itself as `achieved` (bytes/s)."""
     moved = elements * bytes_per_element
@@ -337,15 +348,15 @@ def effective_bandwidth(elements: float, bytes_per_element: float, time_us: floa
     return {"answer": achieved / (gpu.hbm_gbps * GBPS), "moved": moved, "achieved": achieved}
 
 
-def effective_bandwidth_measured(elements: float, bytes_per_element: float, gpu: Any,
-                                 true_fraction: float) -> dict[str, float]:
+def effective_bandwidth_measured(
+    elements: float, bytes_per_element: float, gpu: Any, true_fraction: float
+) -> dict[str, float]:
     """A realistic measured kernel time for a question: the time at `true_fraction` of the HBM
     peak, rounded to 3 significant figures in microseconds (shown in the prompt), then the
     effective bandwidth recomputed from it."""
     moved = elements * bytes_per_element
     time_us = _sig3(moved / (true_fraction * gpu.hbm_gbps * GBPS) / US)
-    return {**effective_bandwidth(elements, bytes_per_element, time_us, gpu),
-            "time_us": time_us}
+    return {**effective_bandwidth(elements, bytes_per_element, time_us, gpu), "time_us": time_us}
 
 
 def block_tile_intensity(bm: int, bn: int, dtype: Any) -> dict[str, float]:

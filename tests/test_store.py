@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from fsrs import Card, State
+
 from quizzer.bank import load_bank
 from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.session import Filters, StudySession, due_queue
@@ -250,3 +252,52 @@ def test_leech_after_eight_lapses(mini_bank: Path) -> None:
     from quizzer.stats import summary
 
     assert summary(bank, store, moment)["leeches"] == ["t-recall-one"]
+
+
+def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
+    from quizzer.stats import forecast
+
+    store = Store(Path(os.environ["QUIZZER_DB"]))
+    scheduler = make_scheduler(SchedulerSettings(fuzz=False))
+    now = datetime.fromisoformat(os.environ["QUIZZER_NOW"])
+    for qid, grade in (("t-recall-one", Grade.EASY), ("t-recall-two", Grade.AGAIN)):
+        before = new_card(now)
+        after = review(scheduler, before, grade, now)
+        store.record_review(
+            question_id=qid,
+            before=before,
+            after=after,
+            rating=int(grade),
+            reviewed_at=now,
+            answer="",
+            correct=None,
+            duration_ms=1,
+            seed=None,
+            session_id=None,
+            retrievability=0.0,
+            content_hash=None,
+        )
+    far = Card(
+        state=State.Review,
+        stability=400.0,
+        difficulty=5.0,
+        due=now + timedelta(days=400),
+        last_review=now,
+    )
+    store.record_review(
+        question_id="t-recall-three",
+        before=new_card(now),
+        after=far,
+        rating=3,
+        reviewed_at=now,
+        answer="",
+        correct=None,
+        duration_ms=1,
+        seed=None,
+        session_id=None,
+        retrievability=0.0,
+        content_hash=None,
+    )
+    counts = forecast(store.cards(), now)
+    assert len(counts) == 14 and sum(counts) == 2  # 1m (today) and 8d; 400d is out of range
+    assert counts[0] == 1 and counts[8] == 1

@@ -17,7 +17,7 @@ class QuizzerApp(App[None]):
 
     TITLE = "quizzer"
     SUB_TITLE = "AI-infra interview drills"
-    CSS_PATH = "quizzer.tcss"
+    CSS_PATH = Path(__file__).with_name("quizzer.tcss")
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),

@@ -67,7 +67,10 @@ class DashboardScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_data()
+        # Draw the frame first, then fill in the numbers: the screen appears at once even
+        # with a large bank and years of history.
+        self.query_one("#counts", Static).update(Text(" loading…", style="dim"))
+        self.call_after_refresh(self.refresh_data)
 
     def on_screen_resume(self) -> None:
         self.refresh_data()

@@ -1,0 +1,398 @@
+"""On-demand benchmarks: a synthetic bank of N questions and a store of M reviews.
+
+    python tests/perf/bench.py --questions 10000 --reviews 1000000
+
+Prints a table of median times, each with its target, and ends with `targets met: K/N`;
+exits 1 unless every target is met. Not part of the default test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "question_bank"
+NOW = datetime(2026, 11, 30, 10, tzinfo=UTC)
+sys.path.insert(0, str(ROOT))
+
+FIRST_FRAME = """
+import time, sys
+t0 = time.perf_counter()
+{body}
+"""
+
+QUIZZER_FRAME = """
+from quizzer.bank import load_bank
+from quizzer.store import open_store
+from quizzer.tui.app import QuizzerApp
+
+class Probe(QuizzerApp):
+    def on_mount(self):
+        super().on_mount()
+        self.call_after_refresh(self.report)
+    def report(self):
+        import resource
+        print(f"{time.perf_counter() - t0:.4f} "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}")
+        self.exit()
+
+Probe(load_bank(), open_store()).run(headless=True, size=(100, 30))
+"""
+
+HELLO_FRAME = """
+from textual.app import App
+from textual.widgets import Static
+
+class Hello(App):
+    def compose(self):
+        yield Static("Hello, world")
+    def on_mount(self):
+        self.call_after_refresh(self.report)
+    def report(self):
+        import resource
+        print(f"{time.perf_counter() - t0:.4f} "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}")
+        self.exit()
+
+Hello().run(headless=True, size=(100, 30))
+"""
+
+
+# ----------------------------------------------------------------------------- generators
+
+
+def make_bank(target: Path, count: int, seed: int = 7) -> Path:
+    """A valid bank of ``count`` questions (half recall, 30% choice, 20% numeric)."""
+    import yaml
+
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for name in ("articles.yaml", "companies.yaml", "topics.yaml"):
+        shutil.copy(SHIPPED / name, target / name)
+    shutil.copytree(SHIPPED / "data", target / "data")
+    rng = random.Random(seed)
+    articles = [
+        a["key"] for a in yaml.safe_load((SHIPPED / "articles.yaml").read_text())["articles"]
+    ]
+    companies = yaml.safe_load((SHIPPED / "companies.yaml").read_text())["companies"]
+    topics = [
+        t["key"]
+        for m in yaml.safe_load((SHIPPED / "topics.yaml").read_text())["modules"]
+        for c in m["chapters"]
+        for t in c["topics"]
+    ]
+    per_file = 500
+    out = target / "questions" / "synthetic"
+    out.mkdir(parents=True)
+    for start in range(0, count, per_file):
+        items = []
+        for i in range(start, min(count, start + per_file)):
+            roll = rng.random()
+            company = rng.choice(companies)
+            base = {
+                "id": f"syn-{i:06d}",
+                "prompt": f"Synthetic question {i}: why does mechanism {i % 97} matter?",
+                "explanation": "Because the synthetic bank needs an explanation. " * 3,
+                "topics": [rng.choice(topics)],
+                "articles": [rng.choice(articles)],
+                "companies": [{"key": company["key"], "source": company["pages"][0]}]
+                if rng.random() < 0.3
+                else [],
+                "difficulty": rng.randint(1, 5),
+                "zh": {"prompt": f"合成问题 {i}", "explanation": "合成解释。"},
+            }
+            if roll < 0.5:
+                base.update(
+                    kind="recall",
+                    answer="A synthetic model answer. " * 4,
+                    key_points=["first point", "second point", "third point"],
+                )
+                base["zh"].update(answer="合成答案", key_points=["一", "二", "三"])
+            elif roll < 0.8:
+                base.update(
+                    kind="choice",
+                    options=["alpha", "beta", "gamma", "delta"],
+                    correct=rng.choice("ABCD"),
+                )
+                base["zh"]["options"] = ["甲", "乙", "丙", "丁"]
+            else:
+                base.update(
+                    kind="numeric",
+                    params={
+                        "model": {"preset": "models"},
+                        "dtype": {"preset": "dtypes", "choose": ["bf16", "fp8"]},
+                    },
+                    solution="solutions.inference.weight_bytes",
+                    unit="GB",
+                    worked="{model.params:count} x {dtype.bytes} B = {answer}",
+                )
+                base["prompt"] = "Weights of {model} in {dtype}? (" + str(i) + ")"
+                base["zh"].update(prompt="{model} 的权重？", worked="{answer}")
+            items.append(base)
+        text = "# yaml-language-server: $schema=../../question.schema.json\n"
+        text += yaml.safe_dump(items, allow_unicode=True, sort_keys=False)
+        (out / f"part-{start // per_file:03d}.yaml").write_text(text, "utf-8")
+    return target
+
+
+def make_store(db: Path, question_ids: list[str], reviews: int, seed: int = 11) -> None:
+    """A progress DB with ``reviews`` reviews spread over the two years before NOW."""
+    from fsrs import Card, State
+
+    from quizzer.clock import iso
+    from quizzer.scheduling import card_to_json
+    from quizzer.store import Store
+
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    store = Store(db)
+    rng = random.Random(seed)
+    span = timedelta(days=730).total_seconds()
+    reviewed = question_ids[: max(1, int(len(question_ids) * 0.8))]
+    last: dict[str, datetime] = {}
+    batch = []
+    conn = store.conn
+    conn.execute("BEGIN")
+    for n in range(reviews):
+        qid = rng.choice(reviewed)
+        when = NOW - timedelta(seconds=rng.random() * span)
+        rating = rng.choices((1, 2, 3, 4), weights=(15, 10, 60, 15))[0]
+        last[qid] = max(last.get(qid, when), when)
+        batch.append(
+            (
+                f"r{n}",
+                qid,
+                iso(when),
+                rating,
+                None,
+                int(rating > 1),
+                12000,
+                None,
+                None,
+                "review",
+                None,
+                0.9,
+                "drill",
+            )
+        )
+        if len(batch) == 20000:
+            conn.executemany(
+                "INSERT INTO reviews (uid, question_id, reviewed_at, rating, answer, correct, "
+                "duration_ms, seed, session_id, state_before, card_before, retrievability, mode) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                batch,
+            )
+            batch.clear()
+    if batch:
+        conn.executemany(
+            "INSERT INTO reviews (uid, question_id, reviewed_at, rating, answer, correct, "
+            "duration_ms, seed, session_id, state_before, card_before, retrievability, mode) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            batch,
+        )
+    rows = []
+    for qid, when in last.items():
+        stability = rng.uniform(1, 400)
+        card = Card(
+            state=State.Review,
+            stability=stability,
+            difficulty=rng.uniform(1, 10),
+            due=when + timedelta(days=stability),
+            last_review=when,
+        )
+        rows.append(
+            (
+                qid,
+                card_to_json(card),
+                "review",
+                card.stability,
+                card.difficulty,
+                iso(card.due),
+                iso(when),
+                10,
+                rng.randint(0, 3),
+                7,
+                9,
+                0,
+                iso(when),
+            )
+        )
+    conn.executemany(
+        "INSERT INTO cards (question_id, card_json, state, stability, difficulty, due, "
+        "last_review, reps, lapses, correct, graded, suspended, created_at) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+    conn.execute("COMMIT")
+    store.close()
+
+
+# ----------------------------------------------------------------------------- measurement
+
+
+def run(args: list[str], env: dict[str, str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(args)}\n{done.stderr[-2000:]}")
+    return elapsed, done.stdout
+
+
+def frame(body: str, env: dict[str, str]) -> tuple[float, int]:
+    """Seconds from interpreter start to the first frame, and peak RSS in KiB."""
+    started = time.perf_counter()
+    _, out = run([sys.executable, "-c", FIRST_FRAME.format(body=body)], env)
+    wall = time.perf_counter() - started
+    inner, rss = out.split()[-2:]
+    del inner  # measured from t0 inside the process; wall includes interpreter start
+    return wall, int(rss)
+
+
+def median_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--questions", type=int, default=10_000)
+    parser.add_argument("--reviews", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--keep", type=Path, help="Keep the generated data in this directory.")
+    args = parser.parse_args()
+
+    work = args.keep or Path(tempfile.mkdtemp(prefix="quizzer-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(
+        f"generating {args.questions} questions and {args.reviews} reviews in {work} …", flush=True
+    )
+    t = time.perf_counter()
+    bank_dir = make_bank(work / "bank", args.questions)
+    from quizzer.bank import load_bank
+
+    ids = [q.id for q in load_bank(bank_dir, use_cache=False).questions]
+    make_store(work / "big.db", ids, args.reviews)
+    print(f"generated in {time.perf_counter() - t:.1f}s\n", flush=True)
+
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("QUIZZER_")}
+    base_env.update(QUIZZER_NOW=NOW.isoformat(), QUIZZER_CACHE=str(work / "cache"))
+    big = {**base_env, "QUIZZER_BANK": str(bank_dir), "QUIZZER_DB": str(work / "big.db")}
+    shipped = {**base_env, "QUIZZER_DB": str(work / "small.db")}
+    quizzer = [sys.executable, "-m", "quizzer"]
+    results: list[tuple[str, float, str, float | None, bool | None]] = []
+
+    def add(name: str, value: float, unit: str, limit: float | None) -> None:
+        ok = None if limit is None else value <= limit
+        results.append((name, value, unit, limit, ok))
+
+    # cold validate: no parse cache, every numeric solution run
+    def cold_validate() -> float:
+        shutil.rmtree(work / "cache", ignore_errors=True)
+        return run(quizzer + ["validate"], big)[0]
+
+    add("cold validate (10k bank)", median_of(cold_validate, max(1, args.repeat // 2)), "s", None)
+    run(quizzer + ["list", "--json"], big)  # warm the parse cache
+    run(quizzer + ["list", "--json"], shipped)
+    add(
+        "list --json (10k bank, warm)",
+        median_of(lambda: run(quizzer + ["list", "--json"], big)[0], args.repeat),
+        "s",
+        None,
+    )
+    add(
+        "stats --json CLI wall (10k, 1M)",
+        median_of(lambda: run(quizzer + ["stats", "--json"], big)[0], args.repeat),
+        "s",
+        None,
+    )
+
+    # first frame, measured from interpreter start, against a bare Textual app in this run
+    for env in (big, shipped, base_env):
+        frame(HELLO_FRAME, env)
+        if env is not base_env:
+            frame(QUIZZER_FRAME, env)
+    hello = [frame(HELLO_FRAME, base_env) for _ in range(args.repeat)]
+    small = [frame(QUIZZER_FRAME, shipped) for _ in range(args.repeat)]
+    large = [frame(QUIZZER_FRAME, big) for _ in range(args.repeat)]
+    hello_t = statistics.median(h[0] for h in hello)
+    add("bare Textual app first frame", hello_t, "s", None)
+    add("TUI first frame, shipped bank", statistics.median(s[0] for s in small), "s", None)
+    add("  ratio to bare Textual", statistics.median(s[0] for s in small) / hello_t, "x", 1.3)
+    add("TUI first frame, 10k bank + 1M reviews", statistics.median(s[0] for s in large), "s", None)
+    add("  ratio to bare Textual", statistics.median(s[0] for s in large) / hello_t, "x", 1.5)
+    add("peak RSS, TUI with 10k bank + 1M reviews", max(s[1] for s in large) / 1024, "MB", 200)
+
+    # in-process: due queue and stats aggregates over the 1M-review store
+    os.environ.update(big)
+    from quizzer.session import due_queue
+    from quizzer.stats import summary
+    from quizzer.store import open_store
+
+    bank = load_bank(bank_dir)
+    store = open_store()
+
+    def timed(fn) -> float:  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        fn()
+        return time.perf_counter() - started
+
+    timed(lambda: due_queue(bank, store, NOW))
+    add(
+        "due queue (10k bank, 1M reviews)",
+        median_of(lambda: timed(lambda: due_queue(bank, store, NOW)), args.repeat) * 1000,
+        "ms",
+        20,
+    )
+    add(
+        "stats aggregates (10k bank, 1M reviews)",
+        median_of(lambda: timed(lambda: summary(bank, store, NOW)), args.repeat) * 1000,
+        "ms",
+        200,
+    )
+    heavy = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, quizzer.cli, quizzer.tui.app, quizzer.session; "
+            "print(sorted({'pint','numpy','genanki'} & {m.split('.')[0] for m in sys.modules}))",
+        ],
+        capture_output=True,
+        text=True,
+        env=big,
+        check=True,
+    ).stdout.strip()
+    add(f"heavy imports on the start path: {heavy}", float(heavy != "[]"), "", 0)
+    peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    add("peak RSS, in-process queue + stats", peak_self, "MB", 200)
+
+    print(f"{'measurement':<46} {'median':>10} {'target':>10}  ok")
+    for name, value, unit, limit, ok in results:
+        target = "" if limit is None else f"≤ {limit:g}{unit}"
+        mark = "" if ok is None else ("yes" if ok else "NO")
+        print(f"{name:<46} {value:>9.3f}{unit:<2} {target:>10}  {mark}")
+    judged = [r for r in results if r[4] is not None]
+    met = sum(1 for r in judged if r[4])
+    print(
+        json.dumps({"questions": args.questions, "reviews": args.reviews, "cpus": os.cpu_count()})
+    )
+    print(f"targets met: {met}/{len(judged)}")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if met == len(judged) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
