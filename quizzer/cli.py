@@ -25,6 +25,16 @@ class QuizzerGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Turn a storage problem anywhere (disk full, DB locked) into a message, not a
+        traceback."""
+        from quizzer.store import StoreError
+
+        try:
+            return super().invoke(ctx)
+        except StoreError as exc:
+            fail(str(exc))
+
 
 @click.group(cls=QuizzerGroup, invoke_without_command=True)
 @click.version_option(__version__, prog_name="quizzer")

@@ -15,7 +15,7 @@ from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQ
 from quizzer.render_text import links_text
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
-from quizzer.store import Store
+from quizzer.store import Store, StoreError
 
 COMMANDS = ":undo :suspend :bury :quit"
 
@@ -169,7 +169,11 @@ def run_plain_drill(
                     parsed = Grade.AGAIN
                 grade = parsed
                 break
-            rated = session.rate(grade)
+            try:
+                rated = session.rate(grade)
+            except StoreError as exc:
+                out.write(f"! {exc}\n")
+                return _finish(session, out)
             out.write(f"saved: {rated.grade.label}, next in {outcome.intervals[rated.grade]}\n")
     except KeyboardInterrupt:
         out.write("\n")
@@ -177,7 +181,10 @@ def run_plain_drill(
 
 
 def _finish(session: StudySession, out: TextIO) -> StudySession:
-    session.finish()
+    try:
+        session.finish()
+    except StoreError as exc:
+        out.write(f"! {exc}\n")
     summary = session.summary()
     out.write(
         f"\nSession over: {summary['rated']} rated"

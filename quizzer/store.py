@@ -191,8 +191,14 @@ class Store:
             raise StoreError(f"the database is busy or read-only ({exc})") from None
         try:
             yield self.conn
+        except sqlite3.OperationalError as exc:
+            self._rollback()
+            raise StoreError(
+                f"could not save to {self.path}: {exc}. Nothing was recorded "
+                "from this step; free some space and try again."
+            ) from None
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._rollback()
             raise
         try:
             self.conn.execute("COMMIT")
@@ -200,6 +206,10 @@ class Store:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise StoreError(f"could not save to {self.path}: {exc}") from None
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     # settings ---------------------------------------------------------------------------
 

@@ -74,6 +74,15 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=SafeLoader)
 
 
+def _reader_problem(text: str, exc: yaml.reader.ReaderError) -> YamlProblem:
+    """A character YAML refuses (control characters and the like), located."""
+    before = text[: exc.position]
+    line = before.count("\n") + 1
+    col = exc.position - (before.rfind("\n") + 1) + 1
+    char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+    return YamlProblem(f"character {char!r} (U+{ord(char):04X}) is not allowed in YAML", line, col)
+
+
 def _pos(mark: yaml.Mark | None) -> tuple[int, int]:
     if mark is None:
         return (1, 1)
@@ -82,7 +91,10 @@ def _pos(mark: yaml.Mark | None) -> tuple[int, int]:
 
 def load_located(text: str) -> Located:
     """Parse one YAML document safely, keeping positions. Raises YamlProblem."""
-    loader = SafeLoader(text)
+    try:
+        loader = SafeLoader(text)
+    except yaml.reader.ReaderError as exc:
+        raise _reader_problem(text, exc) from None
     try:
         try:
             root = loader.get_single_node()
@@ -92,6 +104,8 @@ def load_located(text: str) -> Located:
             if exc.context and exc.context_mark is not None and exc.problem:
                 message += f" ({exc.context} started at line {exc.context_mark.line + 1})"
             raise YamlProblem(message, line, col) from None
+        except yaml.reader.ReaderError as exc:
+            raise _reader_problem(text, exc) from None
         except yaml.YAMLError as exc:
             raise YamlProblem(f"YAML: {exc}", 1, 1) from None
         located = Located(data=None)

@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
 from fsrs import Card, State
 
 from quizzer.bank import load_bank

@@ -21,6 +21,7 @@ from quizzer.calc import format_number
 from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
+from quizzer.store import StoreError
 from quizzer.tui.widgets.chips import article_links, chips
 
 if TYPE_CHECKING:
@@ -284,7 +285,11 @@ class StudyScreen(Screen[None]):
         if grade not in self.outcome.allowed:
             self.notify("A wrong answer is rated Again.", severity="warning")
             grade = Grade.AGAIN
-        rated = self.session.rate(grade)
+        try:
+            rated = self.session.rate(grade)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
         self.notify(
             f"{rated.grade.label.title()}: next in {self.outcome.intervals[rated.grade]}", timeout=2
         )
