@@ -320,6 +320,7 @@ def ring_tree_crossover(gpus: int, alpha_us: float, bw_gbps: float) -> dict[str,
     return {
         "answer": s_star,
         "levels": levels,
+        "frac": (p - 1) / p,
         "ring_steps": 2 * (p - 1),
         "tree_steps": 2 * levels,
         "ring_latency": 2 * (p - 1) * alpha,

@@ -373,4 +373,5 @@ def w4a16_weight_bytes(
         "quant_bytes": quant_bytes,
         "head_bytes": head_bytes,
         "bf16_bytes": model.params * BF16_BITS / 8,
+        "ratio": model.params * BF16_BITS / 8 / (quant_bytes + head_bytes),
     }

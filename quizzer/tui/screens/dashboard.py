@@ -111,13 +111,17 @@ class DashboardScreen(Screen[None]):
             lines.append(f" {w.accuracy:.0%}\n", style="dim")
         self.query_one("#weakest", Static).update(lines)
         retention = data["retention_30d"]
-        self.query_one("#retention", Static).update(
-            Text.assemble(
-                ("Retention (30 days): ", "dim"),
-                ("—" if retention is None else f"{retention:.0%}", "bold"),
-                (f"   Leeches: {len(data['leeches'])}", "dim"),
-            )
-        )
+        from quizzer.stats import forecast
+
+        coming = forecast(app.store.cards(), now, 7)
+        summary_text = Text()
+        summary_text.append("Retention (30 days) ", style="dim")
+        summary_text.append("—" if retention is None else f"{retention:.0%}", style="bold")
+        summary_text.append(" │ Leeches ", style="dim")
+        summary_text.append(str(len(data["leeches"])), style="bold")
+        summary_text.append("\nDue next 7 days ", style="dim")
+        summary_text.append(" ".join(str(n) for n in coming), style="bold")
+        self.query_one("#retention", Static).update(summary_text)
         self.query_one("#heatmap", Static).update(heatmap(heat_counts(app.store, now), now.date()))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -1,0 +1,95 @@
+"""Refresh the README's SVG screenshots of the dashboard and the study screen.
+
+    python scripts/screenshots.py            # writes docs/screenshots/*.svg
+
+Uses the shipped bank, a throwaway DB filled with a few weeks of simulated reviews, and a
+fixed clock, so the pictures only change when the app does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "screenshots"
+NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
+sys.path.insert(0, str(ROOT))
+
+
+def simulate(db: Path) -> None:
+    """Six weeks of plausible study: a few sessions a week, mostly Good, some Again."""
+    from quizzer.bank import load_bank
+    from quizzer.scheduling import Grade
+    from quizzer.session import StudySession, due_queue
+    from quizzer.store import Store
+
+    bank = load_bank()
+    store = Store(db)
+    rng = random.Random(3)
+    day = NOW - timedelta(days=42)
+    while day < NOW - timedelta(hours=12):
+        if rng.random() < 0.7:
+            os.environ["QUIZZER_NOW"] = day.isoformat()
+            session = StudySession(bank, store, due_queue(bank, store, day, limit=12))
+            while (current := session.next()) is not None:
+                weak = "quant" in current.question.id or "occupancy" in current.question.id
+                if current.attempt is not None:
+                    answer = current.attempt.answer * (1.5 if weak else 1.0)
+                    unit = current.question.unit
+                    session.submit(f"{answer} {unit}" if unit != "1" else f"{answer}")
+                elif current.question.kind == "choice":
+                    letter = current.question.correct[0]  # type: ignore[union-attr]
+                    session.submit("A" if weak and letter != "A" else letter)
+                else:
+                    session.submit("my answer")
+                grade = Grade.AGAIN if weak and rng.random() < 0.6 else Grade.GOOD
+                session.rate(grade if current.question.kind == "recall" else None)
+            session.finish()
+        day += timedelta(days=1)
+    store.close()
+
+
+async def shoot() -> None:
+    from quizzer.bank import load_bank
+    from quizzer.store import open_store
+    from quizzer.tui.app import QuizzerApp
+
+    os.environ["QUIZZER_NOW"] = NOW.isoformat()
+    OUT.mkdir(parents=True, exist_ok=True)
+    app = QuizzerApp(load_bank(), open_store())
+    async with app.run_test(size=(110, 32)) as pilot:
+        await pilot.pause()
+        await pilot.pause(0.3)
+        (OUT / "dashboard.svg").write_text(app.export_screenshot(title="quizzer — dashboard"))
+    bank = load_bank()
+    app = QuizzerApp(bank, open_store(), ["calc-kv-bytes-per-token"])
+    async with app.run_test(size=(110, 32)) as pilot:
+        await pilot.pause()
+        study = app.screen
+        attempt = study.session.current.attempt  # type: ignore[attr-defined]
+        await pilot.press(*f"{attempt.answer:.1f} KB")
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        (OUT / "study.svg").write_text(app.export_screenshot(title="quizzer — study"))
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "demo.db"
+        os.environ["QUIZZER_DB"] = str(db)
+        os.environ["QUIZZER_CACHE"] = str(Path(tmp) / "cache")
+        os.environ["QUIZZER_NO_FUZZ"] = "1"
+        simulate(db)
+        asyncio.run(shoot())
+    for name in ("dashboard.svg", "study.svg"):
+        print(OUT / name)
+
+
+if __name__ == "__main__":
+    main()
