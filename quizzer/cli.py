@@ -233,6 +233,7 @@ from quizzer import cli_calc, cli_data, cli_review, cli_study  # noqa: E402
 main.add_command(cli_calc.solve)
 main.add_command(cli_calc.check)
 cli_study.register(main)
+main.add_command(cli_study.settings_command)
 main.add_command(cli_review.weak)
 main.add_command(cli_review.mock)
 for command in (

@@ -184,3 +184,55 @@ def _set_suspended(question_id: str, flag: bool) -> None:
     store = open_progress()
     store.set_suspended(q.id, flag, clock.now())
     click.echo(f"{q.id}: {'suspended' if flag else 'back in the queues'}")
+
+
+SETTINGS = {
+    "desired_retention": (float, 0.9, "target probability of recall when a review comes due"),
+    "new_per_day": (int, 15, "new questions introduced per day"),
+    "learning_steps_min": (list, [1.0, 10.0], "learning steps in minutes, e.g. 1,10"),
+    "relearning_steps_min": (list, [10.0], "relearning steps in minutes, e.g. 10"),
+    "theme": (str, "dark", "dark or light"),
+    "language": (str, "en", "en or zh"),
+}
+
+
+def parse_setting(key: str, raw: str) -> object:
+    """Check and convert a setting's value; exit 2 with the reason when it is invalid."""
+    kind = SETTINGS[key][0]
+    try:
+        if kind is list:
+            values = [float(part) for part in raw.replace(" ", "").split(",") if part]
+            if any(v <= 0 for v in values):
+                raise ValueError("steps must be positive minutes")
+            return values
+        value = kind(raw)
+    except ValueError as exc:
+        fail(f"{key}: {raw!r} is not valid ({exc})", 2)
+    if key == "desired_retention" and not 0.7 <= float(value) <= 0.99:  # type: ignore[arg-type]
+        fail("desired_retention must be between 0.70 and 0.99", 2)
+    if key == "new_per_day" and not 0 <= int(value) <= 1000:  # type: ignore[call-overload]
+        fail("new_per_day must be between 0 and 1000", 2)
+    if key == "theme" and value not in ("dark", "light"):
+        fail("theme must be dark or light", 2)
+    if key == "language" and value not in ("en", "zh"):
+        fail("language must be en or zh", 2)
+    return value
+
+
+@click.command(name="settings")
+@click.argument("key", required=False, type=click.Choice(list(SETTINGS)))
+@click.argument("value", required=False)
+def settings_command(key: str | None, value: str | None) -> None:
+    """Show your settings, or set one: quizzer settings desired_retention 0.85."""
+    store = open_progress()
+    if key is None:
+        for name, (_, default, help_text) in SETTINGS.items():
+            current = store.setting(name, default)
+            shown = ",".join(f"{v:g}" for v in current) if isinstance(current, list) else current
+            click.echo(f"{name:<22} {shown!s:<10} {help_text}")
+        return
+    if value is None:
+        click.echo(store.setting(key, SETTINGS[key][1]))
+        return
+    store.set_setting(key, parse_setting(key, value))
+    click.echo(f"{key} = {store.setting(key)}")

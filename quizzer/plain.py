@@ -42,6 +42,8 @@ def header(bank: Bank, current: Current, index: int, total: int) -> str:
     if companies:
         parts.append("asked at: " + companies)
     text = " · ".join(parts)
+    if current.leech:
+        text += "\n(leech: forgotten 8+ times; :suspend sets it aside)"
     if current.edited:
         text += "\n(this question was edited since your last review)"
     return text

@@ -163,6 +163,8 @@ class Current:
     """The drawn parameters, for numeric questions."""
     edited: bool
     """The question changed since the user last reviewed it."""
+    leech: bool = False
+    """The question has lapsed often enough to be a leech."""
     started: float = field(default_factory=time.monotonic)
     answer: str | None = None
     outcome: Outcome | None = None
@@ -250,7 +252,7 @@ class StudySession:
             prepare(q, seed, bank_root=self.bank.root) if isinstance(q, NumericQuestion) else None
         )
         edited = bool(row and row.content_hash and row.content_hash != self.bank.content_hash(q))
-        self.current = Current(q, card, attempt, edited)
+        self.current = Current(q, card, attempt, edited, leech=bool(row and row.leech))
         return self.current
 
     def intervals(self, card: Card | None = None) -> dict[Grade, str]:

@@ -115,3 +115,12 @@ def test_stats_json_has_the_documented_fields(mini_bank: Path) -> None:
     topic = next(row for row in data["topics"] if row["key"] == "prefill-decode")
     assert set(topic) >= {"key", "questions", "reviewed", "accuracy", "mean_retrievability"}
     assert topic["reviewed"] == 1 and data["streak_days"] == 1
+
+
+def test_settings_show_and_set(mini_bank: Path) -> None:
+    shown = run_quizzer("settings")
+    assert "desired_retention" in shown.stdout and "0.9" in shown.stdout
+    assert run_quizzer("settings", "learning_steps_min", "1,5,30").returncode == 0
+    assert run_quizzer("settings", "desired_retention", "1.5").returncode == 2
+    result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    assert "good (5m)" in result.stdout  # the second learning step is now 5 minutes
