@@ -208,9 +208,9 @@ def parse_setting(key: str, raw: str) -> object:
         value = kind(raw)
     except ValueError as exc:
         fail(f"{key}: {raw!r} is not valid ({exc})", 2)
-    if key == "desired_retention" and not 0.7 <= float(value) <= 0.99:  # type: ignore[arg-type]
+    if key == "desired_retention" and not 0.7 <= float(value) <= 0.99:
         fail("desired_retention must be between 0.70 and 0.99", 2)
-    if key == "new_per_day" and not 0 <= int(value) <= 1000:  # type: ignore[call-overload]
+    if key == "new_per_day" and not 0 <= int(value) <= 1000:
         fail("new_per_day must be between 0 and 1000", 2)
     if key == "theme" and value not in ("dark", "light"):
         fail("theme must be dark or light", 2)

@@ -313,7 +313,7 @@ def ring_tree_crossover(gpus: int, alpha_us: float, bw_gbps: float) -> dict[str,
     tree (reduce up, broadcast down, full message each level): T = 2 log2(p) (alpha + S / B)
     equal when S* = B alpha (p - 1 - log2 p) / (log2 p - (p-1)/p). Returns S* in bytes."""
     p = gpus
-    levels = int(round(math.log2(p)))
+    levels = round(math.log2(p))
     alpha = alpha_us * US
     bw = bw_gbps * GBPS
     s_star = bw * alpha * (p - 1 - levels) / (levels - (p - 1) / p)

@@ -1,4 +1,5 @@
-"""More Module 4 serving arithmetic: scheduling, caching, parallel serving, speculation, quantization.
+"""More Module 4 serving arithmetic: scheduling, caching, parallel serving, speculation,
+quantization.
 
 Every function returns base units (bytes, seconds, tokens, tokens/s, fractions) or a pure
 number, as a dict {"answer": value, **intermediates}. Model, GPU and dtype arguments are presets
@@ -78,7 +79,8 @@ def prefix_cache_saved_bytes(
     """KV memory saved when `requests` live requests share a system prompt of `prefix_tokens`
     and only FULL blocks can be shared (the block holding the end of the system prompt also
     holds each request's own tokens):
-    shared = floor(prefix / block) x block tokens, saved = (requests - 1) x shared x kv bytes/token."""
+    shared = floor(prefix / block) x block tokens,
+    saved = (requests - 1) x shared x kv bytes/token."""
     per_token = inference.kv_bytes_per_token(model, kv_dtype)["answer"]
     shared_blocks = _floor(prefix_tokens / block_size)
     shared_tokens = shared_blocks * block_size

@@ -248,3 +248,35 @@ def test_catalogs_load_from_a_copied_bank(tmp_path: Path) -> None:
     shutil.copytree(SHIPPED_BANK, target)
     bank = load_bank(target, use_cache=False)
     assert len(bank.articles) >= 100 and "bytedance" in bank.companies
+
+
+def test_check_jsonschema_accepts_every_question_file() -> None:
+    """The committed schema works with a standard validator, as editors and CI use it."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("check_jsonschema")
+    files = sorted(str(p) for p in (SHIPPED_BANK / "questions").rglob("*.yaml"))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--schemafile",
+            str(SHIPPED_BANK / "question.schema.json"),
+            *files,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_schema_rejects_an_unknown_field(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((SHIPPED_BANK / "question.schema.json").read_text("utf-8"))
+    bad = yaml.safe_load(GOOD)
+    bad[0]["colour"] = "red"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)

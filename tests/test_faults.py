@@ -130,7 +130,7 @@ def test_full_disk_gives_a_clear_error_and_no_partial_rows(tmp_path: Path) -> No
     store.conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # the disk is now "full"
     moment = datetime(2026, 11, 30, tzinfo=UTC)
     saved = 0
-    with pytest.raises(StoreError, match="could not save .* full"):
+    with pytest.raises(StoreError, match=r"could not save .* full"):
         for n in range(10_000):
             card = new_card(moment)
             store.record_review(

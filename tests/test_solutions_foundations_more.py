@@ -254,7 +254,8 @@ def test_every_question_solves_on_its_whole_grid():
 
 
 def test_layouts_divide_evenly():
-    # every GPU count is a multiple of TP x PP, and every global batch splits into whole micro-batches
+    # every GPU count is a multiple of TP x PP, and every global batch splits into whole
+    # micro-batches
     for q in _questions():
         if q["id"] == "calc-3d-gradient-accumulation-steps":
             for c in _grid(q["params"]):

@@ -112,7 +112,8 @@ def test_continuous_vs_static_equal_lengths_is_one():
 
 def test_burst_mean_ttft():
     # rate = 0.5 x 989e12 / (2 x 8.03e9) = 30,790.8 tokens/s
-    # t_p = 2048 / 30790.8 = 0.066513 s; mean = 0.066513 x 33 / 2 = 1.09747 s; last = 32 t_p = 2.1284 s
+    # t_p = 2048 / 30790.8 = 0.066513 s; mean = 0.066513 x 33 / 2 = 1.09747 s;
+    # last = 32 t_p = 2.1284 s
     r = serving_more.burst_mean_ttft(m("llama-3-8b"), g("h100-sxm"), 0.5, 32, 2048)
     assert r["tokens_per_s"] == pytest.approx(30790.8, rel=1e-5)
     assert r["answer"] == pytest.approx(1.09747, rel=1e-4)
@@ -185,7 +186,8 @@ def test_pp_decode_throughput():
 
 
 def test_pd_decode_instances():
-    # prefill: 2 / 0.25 = 8 req/s; decode: 128 / (500 x 0.04 s = 20 s) = 6.4 req/s; 8 / 6.4 = 1.25 -> 2
+    # prefill: 2 / 0.25 = 8 req/s; decode: 128 / (500 x 0.04 s = 20 s) = 6.4 req/s;
+    # 8 / 6.4 = 1.25 -> 2
     r = serving_more.pd_decode_instances(2, 0.25, 128, 501, 40)
     assert r["arrival"] == pytest.approx(8)
     assert r["per_decode"] == pytest.approx(6.4)
@@ -234,7 +236,8 @@ def test_spec_mean_accept_length():
 
 
 def test_smoothquant_factor():
-    # alpha 0.5: s = sqrt(40) / sqrt(0.5) = sqrt(80) = 8.9443; both maxima -> sqrt(40 x 0.5) = 4.4721
+    # alpha 0.5: s = sqrt(40) / sqrt(0.5) = sqrt(80) = 8.9443;
+    # both maxima -> sqrt(40 x 0.5) = 4.4721
     r = serving_more.smoothquant_factor(40, 0.5, 0.5)
     assert r["answer"] == pytest.approx(80**0.5)
     assert r["x_new"] == pytest.approx(20**0.5)
@@ -244,7 +247,8 @@ def test_smoothquant_factor():
 
 
 def test_kivi_compression():
-    # 2-bit, group 32: 2 + 32/32 = 3 bits; avg = (3968 x 3 + 128 x 16) / 4096 = 13952 / 4096 = 3.40625
+    # 2-bit, group 32: 2 + 32/32 = 3 bits;
+    # avg = (3968 x 3 + 128 x 16) / 4096 = 13952 / 4096 = 3.40625
     # ratio = 16 / 3.40625 = 4.6972
     r = serving_more.kivi_compression(2, 32, 4096, 128)
     assert r["quant_bits"] == pytest.approx(3.0)
