@@ -139,6 +139,15 @@ def format_number(value: Any) -> str:
     return f"{value:.4g}"
 
 
+def with_unit(value: float, unit: str) -> str:
+    """A value and its unit as a person writes them ('140 GB', '45%', '55' for a count)."""
+    if unit == "1":
+        return format_number(value)
+    if unit == "%":
+        return f"{format_number(value)}%"
+    return f"{format_number(value)} {unit}"
+
+
 def format_count(value: float) -> str:
     """Large counts the way engineers say them: 7.61B, 70.6B, 671B, 1.2T, 32k."""
     for suffix, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("k", 1e3)):
@@ -341,12 +350,10 @@ class Attempt:
     @property
     def context(self) -> dict[str, Any]:
         """Names available to the prompt and worked templates."""
-        unit = self.question.unit
-        shown_unit = "" if unit == "1" else f" {unit}"
         return {
             **self.params,
             **self.intermediates,
-            "answer": f"{format_number(self.answer)}{shown_unit}",
+            "answer": with_unit(self.answer, self.question.unit),
             "answer_value": self.answer,
         }
 
@@ -420,7 +427,7 @@ def grade(attempt: Attempt, text: str) -> NumericVerdict:
     q = attempt.question
     parsed = parse_answer(text, q.unit)
     expected = attempt.answer
-    shown = f"{format_number(expected)} {q.unit}".replace(" 1", "")
+    shown = with_unit(expected, q.unit)
     if within(parsed.value, expected, q):
         return NumericVerdict(True, parsed.value, expected, f"correct: {shown}")
     hint = None
@@ -442,6 +449,6 @@ def grade(attempt: Attempt, text: str) -> NumericVerdict:
         False,
         parsed.value,
         expected,
-        f"not quite: you gave {format_number(parsed.value)} {q.unit}, expected {shown}",
+        f"not quite: you gave {with_unit(parsed.value, q.unit)}, expected {shown}",
         hint,
     )

@@ -77,7 +77,7 @@ def solve(question_id: str, seed: int | None, sets: tuple[str, ...], as_json: bo
     click.echo(attempt.prompt().rstrip() + "\n")
     for name, value in attempt.params_json().items():
         click.echo(f"  {name} = {value}")
-    click.echo(f"\nAnswer: {calc.format_number(attempt.answer)} {q.unit}\n")
+    click.echo(f"\nAnswer: {calc.with_unit(attempt.answer, q.unit)}\n")
     click.echo(attempt.worked().rstrip())
 
 
