@@ -10,7 +10,7 @@ import difflib
 import hashlib
 import os
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -377,7 +377,12 @@ def _cache_file(root: Path) -> Path:
     return cache_dir() / f"bank-{tag}.pickle"
 
 
-def load_bank(root: Path | None = None, *, use_cache: bool = True) -> Bank:
+def load_bank(
+    root: Path | None = None,
+    *,
+    use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Bank:
     """Load the bank at ``root`` (default: paths.bank_dir()). Raises BankError listing every
     problem. A clean load is cached, keyed by the content of every file, so any edit is seen."""
     from quizzer.paths import bank_dir
@@ -391,7 +396,7 @@ def load_bank(root: Path | None = None, *, use_cache: bool = True) -> Bank:
         cached = _read_cache(root, fingerprint)
         if cached is not None:
             return cached
-    bank = _load_uncached(root, files)
+    bank = _load_uncached(root, files, progress)
     if use_cache:
         _write_cache(root, fingerprint, bank)
     return bank
@@ -421,14 +426,18 @@ def _write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
         pass  # A cache that cannot be written only costs speed.
 
 
-def _load_uncached(root: Path, files: list[Path]) -> Bank:
+def _load_uncached(
+    root: Path, files: list[Path], progress: Callable[[int, int], None] | None = None
+) -> Bank:
     errors = _Collector()
     articles, companies, modules, topics, topic_chapter = _catalogs(root, errors)
     questions: list[AnyQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
     seen_ids: dict[str, SourceLoc] = {}
-    for path in files:
+    for done, path in enumerate(files, 1):
+        if progress is not None:
+            progress(done, len(files))
         doc = _read(path, errors)
         if doc is None:
             continue

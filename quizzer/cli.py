@@ -80,8 +80,23 @@ def validate(no_solutions: bool) -> None:
     from quizzer.bank import load_bank
     from quizzer.validate import deep_check
 
+    show = sys.stderr.isatty()
+
+    def bar(done: int, total: int) -> None:
+        if show and total >= 20 and (done % 5 == 0 or done == total):
+            width = 30
+            filled = width * done // total
+            end = "\n" if done == total else ""
+            click.echo(
+                f"\rreading question files [{'#' * filled:<{width}}] {done}/{total}",
+                err=True,
+                nl=False,
+            )
+            if end:
+                click.echo("", err=True)
+
     try:
-        bank = load_bank(use_cache=False)
+        bank = load_bank(use_cache=False, progress=bar)
     except BankError as exc:
         for diagnostic in exc.diagnostics:
             click.echo(str(diagnostic), err=True)
