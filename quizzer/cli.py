@@ -28,12 +28,19 @@ class QuizzerGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         """Turn a storage problem anywhere (disk full, DB locked) into a message, not a
         traceback."""
+        import sqlite3
+
         from quizzer.store import StoreError
 
         try:
             return super().invoke(ctx)
         except StoreError as exc:
             fail(str(exc))
+        except sqlite3.DatabaseError as exc:
+            fail(
+                f"the progress database is damaged or unreadable ({exc}). Nothing was changed; "
+                "restore a backup with `quizzer restore FILE`."
+            )
 
 
 @click.group(cls=QuizzerGroup, invoke_without_command=True)

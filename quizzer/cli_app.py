@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizzer.bank import Bank
+
 
 def run_app(
-    start_questions: list[str] | None = None, start_mock: tuple[str, float] | None = None
+    start_questions: list[str] | None = None,
+    start_mock: tuple[str, float] | None = None,
+    bank: Bank | None = None,
 ) -> None:
-    """Start the TUI, with clear messages (not tracebacks) for a bad bank or database."""
-    from quizzer.cli_common import fail, open_bank
+    """Start the TUI. A bad database is reported here, before the screen opens; the bank
+    loads in the background and problems with it are shown on screen."""
+    from quizzer.cli_common import fail
     from quizzer.store import StoreError, open_store
 
-    bank = open_bank()
     try:
         store = open_store()
     except StoreError as exc:
         fail(str(exc))
-    store.adopt_renames(bank.previous)
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.app import make_app
 
-    QuizzerApp(bank, store, start_questions, start_mock).run()
+    make_app(bank, store, start_questions, start_mock).run()

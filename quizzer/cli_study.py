@@ -127,7 +127,7 @@ def register(group: click.Group) -> None:
             from quizzer.cli_app import run_app
 
             store.close()
-            run_app(start_questions=[q.id for q in questions])
+            run_app(start_questions=[q.id for q in questions], bank=bank)
 
     @group.command()
     @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

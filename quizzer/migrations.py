@@ -101,6 +101,32 @@ def review_uid(db: Database) -> None:
     db.table("reviews").create_index(["uid"], unique=True)
 
 
+@step("003_review_days")
+def review_days(db: Database) -> None:
+    """Reviews per local day, kept by triggers, plus a covering index for retention queries:
+    streaks, heatmaps and retention stay instant with years of history."""
+    db.execute("CREATE TABLE review_days (day TEXT PRIMARY KEY, reviews INTEGER NOT NULL)")
+    db.execute(
+        "INSERT INTO review_days (day, reviews) SELECT date(reviewed_at, 'localtime'), count(*) "
+        "FROM reviews GROUP BY 1"
+    )
+    db.execute(
+        "CREATE TRIGGER review_days_insert AFTER INSERT ON reviews BEGIN "
+        "INSERT INTO review_days (day, reviews) VALUES (date(NEW.reviewed_at, 'localtime'), 1) "
+        "ON CONFLICT(day) DO UPDATE SET reviews = reviews + 1; END"
+    )
+    db.execute(
+        "CREATE TRIGGER review_days_delete AFTER DELETE ON reviews BEGIN "
+        "UPDATE review_days SET reviews = reviews - 1 "
+        "WHERE day = date(OLD.reviewed_at, 'localtime'); "
+        "DELETE FROM review_days WHERE reviews <= 0; END"
+    )
+    db.execute(
+        "CREATE INDEX idx_reviews_recent ON reviews "
+        "(reviewed_at, state_before, rating, question_id)"
+    )
+
+
 def applied(conn: sqlite3.Connection) -> list[str]:
     """Names of the steps already recorded in the DB (sqlite-utils' own table)."""
     exists = conn.execute(

@@ -114,6 +114,20 @@ def retrievability(scheduler: Scheduler, card: Card, now: datetime) -> float:
     return float(scheduler.get_card_retrievability(card, now))
 
 
+def recall_probability(
+    scheduler: Scheduler, stability: float | None, last_review: str | None, now: datetime
+) -> float:
+    """FSRS-6 retrievability from two columns, without building a Card: the same forgetting
+    curve as ``Scheduler.get_card_retrievability`` (a test keeps the two equal), used where
+    thousands of cards are ranked at once."""
+    if stability is None or last_review is None:
+        return 0.0
+    decay = -scheduler.parameters[20]
+    factor = 0.9 ** (1 / decay) - 1
+    elapsed = max(0, (now - datetime.fromisoformat(last_review)).days)
+    return float((1 + factor * elapsed / stability) ** decay)
+
+
 def format_interval(delta: timedelta) -> str:
     """1m, 10m, 3h, 4d, 2.1mo, 1.3y — as on Anki's buttons."""
     seconds = max(delta.total_seconds(), 0)

@@ -26,10 +26,11 @@ from quizzer.scheduling import (
     make_scheduler,
     new_card,
     preview,
+    recall_probability,
     retrievability,
     review,
 )
-from quizzer.store import CardRow, Store
+from quizzer.store import Store
 from quizzer.views import matches
 
 DEFAULT_NEW_PER_DAY = 15
@@ -92,49 +93,55 @@ def new_introduced_today(store: Store, now: datetime) -> int:
     return int(row[0])
 
 
-def _available(row: CardRow | None, now: datetime) -> bool:
-    if row is None:
-        return True
-    if row.suspended:
-        return False
-    return not (row.buried_until and row.buried_until > clock.iso(now))
-
-
 def due_queue(
     bank: Bank,
     store: Store,
     now: datetime,
-    filters: Filters = Filters(),
+    filters: Filters | None = None,
     *,
     limit: int | None = None,
     due_only: bool = False,
     new_only: bool = False,
     new_per_day: int | None = None,
     scheduler: Scheduler | None = None,
-    cards: dict[str, CardRow] | None = None,
 ) -> list[AnyQuestion]:
     """Due reviews first (lowest retrievability first), then new questions up to the daily
-    limit, then cut to ``limit``."""
+    limit, then cut to ``limit``. Two indexed queries; no card is deserialized."""
     scheduler = scheduler or make_scheduler(settings_from_store(store))
-    cards = store.cards() if cards is None else cards
     if new_per_day is None:
         new_per_day = int(store.setting("new_per_day", DEFAULT_NEW_PER_DAY))
-    due: list[tuple[float, str, AnyQuestion]] = []
-    fresh: list[AnyQuestion] = []
     now_iso = clock.iso(now)
-    for q in bank.questions:
-        row = cards.get(q.id)
-        if not _available(row, now) or not filters.accepts(bank, q):
-            continue
-        if row is None or not row.reviewed:
-            fresh.append(q)
-        elif row.due <= now_iso:
-            due.append((retrievability(scheduler, row.recall_card(), now), q.id, q))
-    due.sort(key=lambda item: (item[0], item[1]))
-    queue: list[AnyQuestion] = [] if new_only else [q for _, _, q in due]
+    check = filters is not None and filters != Filters()
+    due: list[tuple[float, str, AnyQuestion]] = []
+    if not new_only:
+        rows = store.conn.execute(
+            "SELECT question_id, stability, last_review FROM cards WHERE last_review IS NOT NULL "
+            "AND due <= ? AND suspended = 0 AND (buried_until IS NULL OR buried_until <= ?)",
+            [now_iso, now_iso],
+        ).fetchall()
+        for question_id, stability, last_review in rows:
+            q = bank.by_id.get(question_id)
+            if q is None or (check and not filters.accepts(bank, q)):  # type: ignore[union-attr]
+                continue
+            due.append((recall_probability(scheduler, stability, last_review, now), question_id, q))
+        due.sort(key=lambda item: (item[0], item[1]))
+    queue: list[AnyQuestion] = [q for _, _, q in due]
     if not due_only:
         room = max(0, new_per_day - new_introduced_today(store, now))
-        queue += fresh[:room]
+        if room:
+            taken = {
+                row[0]
+                for row in store.conn.execute(
+                    "SELECT question_id FROM cards WHERE last_review IS NOT NULL "
+                    "OR suspended = 1 OR buried_until > ?",
+                    [now_iso],
+                )
+            }
+            for q in bank.questions:
+                if len(queue) - len(due) >= room:
+                    break
+                if q.id not in taken and (not check or filters.accepts(bank, q)):  # type: ignore[union-attr]
+                    queue.append(q)
     return queue[:limit] if limit is not None else queue
 
 

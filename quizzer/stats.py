@@ -13,29 +13,28 @@ from typing import Any
 
 from quizzer.bank import Bank
 from quizzer.clock import iso
-from quizzer.scheduling import make_scheduler, retrievability
+from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
 from quizzer.store import LEECH_LAPSES, CardRow, Store
 
 
-def _any_between(store: Store, start: datetime, end: datetime) -> bool:
-    row = store.conn.execute(
-        "SELECT 1 FROM reviews WHERE reviewed_at >= ? AND reviewed_at < ? LIMIT 1",
-        [iso(start), iso(end)],
-    ).fetchone()
-    return row is not None
-
-
 def streak_days(store: Store, now: datetime) -> int:
     """Consecutive local days with at least one review, ending today (or yesterday if today
-    has none yet). One indexed probe per day, so it stays fast with years of history."""
-    day = start_of_day(now)
-    if not _any_between(store, day, day + timedelta(days=1)):
+    has none yet). Reads the per-day counts the DB keeps, so it is instant."""
+    days = {
+        row[0]
+        for row in store.conn.execute(
+            "SELECT day FROM review_days WHERE reviews > 0 AND day >= ?",
+            [(now.astimezone().date() - timedelta(days=3660)).isoformat()],
+        )
+    }
+    day = now.astimezone().date()
+    if day.isoformat() not in days:
         day -= timedelta(days=1)
     streak = 0
-    while _any_between(store, day, day + timedelta(days=1)):
+    while day.isoformat() in days:
         streak += 1
-        day = start_of_day(day - timedelta(hours=12))
+        day -= timedelta(days=1)
     return streak
 
 
@@ -52,11 +51,20 @@ def true_retention(store: Store, now: datetime, days: int = 30) -> float | None:
     return (passed or 0) / total if total else None
 
 
+def recall_map(store: Store, cards: dict[str, CardRow], now: datetime) -> dict[str, float]:
+    """Recall probability now of every reviewed card."""
+    scheduler = make_scheduler(settings_from_store(store))
+    return {
+        qid: recall_probability(scheduler, row.stability, row.last_review, now)
+        for qid, row in cards.items()
+        if row.last_review is not None
+    }
+
+
 def group_rows(
-    bank: Bank, cards: dict[str, CardRow], now: datetime, by: str, store: Store
+    bank: Bank, cards: dict[str, CardRow], recall: dict[str, float], by: str
 ) -> list[dict[str, Any]]:
     """Per topic/company/article: questions, reviewed, accuracy, mean retrievability."""
-    scheduler = make_scheduler(settings_from_store(store))
     buckets: dict[str, dict[str, Any]] = defaultdict(
         lambda: {
             "questions": 0,
@@ -68,20 +76,20 @@ def group_rows(
             "ids": [],
         }
     )
-    keys_of = {
-        "topic": lambda q: q.topics,
-        "company": lambda q: sorted({t.key for t in q.companies}),
-        "article": lambda q: q.articles,
-    }[by]
     for q in bank.questions:
+        if by == "topic":
+            keys: Any = q.topics
+        elif by == "company":
+            keys = {t.key for t in q.companies}
+        else:
+            keys = q.articles
         row = cards.get(q.id)
-        reviewed = row is not None and row.reviewed
-        r = retrievability(scheduler, row.recall_card(), now) if reviewed and row else 0.0
-        for key in keys_of(q):
+        r = recall.get(q.id)
+        for key in keys:
             bucket = buckets[key]
             bucket["questions"] += 1
             bucket["ids"].append(q.id)
-            if reviewed and row:
+            if row is not None and r is not None:
                 bucket["reviewed"] += 1
                 bucket["correct"] += row.correct
                 bucket["graded"] += row.graded
@@ -109,7 +117,7 @@ def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[i
     counts = [0] * days
     start = start_of_day(now)
     for row in cards.values():
-        if row.suspended or not row.reviewed:
+        if row.suspended or row.last_review is None:
             continue
         offset = (datetime.fromisoformat(row.due) - start).days
         if offset < days:
@@ -118,12 +126,10 @@ def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[i
 
 
 def heatmap(store: Store, now: datetime, weeks: int = 12) -> dict[str, int]:
-    """Reviews per day (YYYY-MM-DD, UTC) over the last ``weeks`` weeks."""
-    since = iso(start_of_day(now) - timedelta(weeks=weeks))
+    """Reviews per local day (YYYY-MM-DD) over the last ``weeks`` weeks."""
+    since = (now.astimezone().date() - timedelta(weeks=weeks)).isoformat()
     rows = store.conn.execute(
-        "SELECT substr(reviewed_at, 1, 10), count(*) FROM reviews WHERE reviewed_at >= ? "
-        "GROUP BY 1",
-        [since],
+        "SELECT day, reviews FROM review_days WHERE day >= ?", [since]
     ).fetchall()
     return {day: count for day, count in rows}
 
@@ -147,19 +153,18 @@ def summary(bank: Bank, store: Store, now: datetime, *, detail: bool = True) -> 
     """Everything `quizzer stats --json` prints."""
     cards = store.cards()
     scheduler = make_scheduler(settings_from_store(store))
-    due_now = len(due_queue(bank, store, now, due_only=True, scheduler=scheduler, cards=cards))
+    due_now = len(due_queue(bank, store, now, due_only=True, scheduler=scheduler))
     new_limit = int(store.setting("new_per_day", 15))
     unseen = sum(
         1
         for q in bank.questions
-        if (row := cards.get(q.id)) is None or (not row.reviewed and not row.suspended)
+        if (row := cards.get(q.id)) is None or (row.last_review is None and not row.suspended)
     )
     new_available = min(unseen, max(0, new_limit - new_introduced_today(store, now)))
-    today = iso(start_of_day(now))
+    today = now.astimezone().date().isoformat()
     reviews_today = store.conn.execute(
-        "SELECT count(*) FROM reviews WHERE reviewed_at >= ?", [today]
+        "SELECT coalesce(sum(reviews), 0) FROM review_days WHERE day = ?", [today]
     ).fetchone()[0]
-    leeches = sorted(qid for qid, row in cards.items() if row.lapses >= LEECH_LAPSES)
     result: dict[str, Any] = {
         "now": iso(now),
         "questions": len(bank.questions),
@@ -170,18 +175,28 @@ def summary(bank: Bank, store: Store, now: datetime, *, detail: bool = True) -> 
         "unseen": unseen,
         "streak_days": streak_days(store, now),
         "retention_30d": true_retention(store, now),
-        "leeches": leeches,
+        "leeches": sorted(qid for qid, row in cards.items() if row.lapses >= LEECH_LAPSES),
         "suspended": sorted(qid for qid, row in cards.items() if row.suspended),
     }
     if detail:
+        recall = recall_map(store, cards, now)
         strip = ("question_ids",)
-        result["topics"] = [
-            {k: v for k, v in row.items() if k not in strip}
-            for row in group_rows(bank, cards, now, "topic", store)
-        ]
-        result["companies"] = [
-            {k: v for k, v in row.items() if k not in strip}
-            for row in group_rows(bank, cards, now, "company", store)
-        ]
+        for name, by in (("topics", "topic"), ("companies", "company")):
+            result[name] = [
+                {k: v for k, v in row.items() if k not in strip}
+                for row in group_rows(bank, cards, recall, by)
+            ]
         result["forecast_14d"] = forecast(cards, now)
     return result
+
+
+def dashboard_data(bank: Bank, store: Store, now: datetime) -> dict[str, Any]:
+    """What the dashboard shows: counts, the five weakest topics, heatmap and forecast."""
+    from quizzer.weakness import weaknesses
+
+    data = summary(bank, store, now, detail=False)
+    data["weakest"] = weaknesses(bank, store, now, "topic")[:5]
+    data["forecast_7d"] = forecast(store.cards(), now, 7)
+    data["heatmap"] = heatmap(store, now)
+    data["today"] = now.astimezone().date()
+    return data

@@ -16,13 +16,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-from fsrs import Card
+from typing import TYPE_CHECKING, Any
 
 from quizzer import migrations
 from quizzer.clock import iso
-from quizzer.scheduling import card_from_json, card_to_json, state_name
+
+if TYPE_CHECKING:
+    from fsrs import Card
+
+# fsrs (and quizzer.scheduling) are imported where cards are read or written, not here: the
+# app opens the store before its first frame and should not pay for them then.
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 15000
@@ -42,7 +45,8 @@ class CardRow:
     columns, which keeps them fast with thousands of cards."""
 
     question_id: str
-    card_json: str
+    card_json: str | None
+    """The full FSRS card as JSON; None in bulk listings (use Store.card for one card)."""
     state: str
     stability: float | None
     due: str
@@ -61,6 +65,10 @@ class CardRow:
         """The fsrs Card (parsed on first use)."""
         cached = self.__dict__.get("_card")
         if cached is None:
+            if self.card_json is None:
+                raise ValueError("bulk card rows carry no FSRS card; use Store.card(id)")
+            from quizzer.scheduling import card_from_json
+
             cached = card_from_json(self.card_json)
             self.__dict__["_card"] = cached
         return cached
@@ -70,27 +78,13 @@ class CardRow:
         """Whether the question was ever rated."""
         return self.last_review is not None
 
-    def recall_card(self) -> Card:
-        """A Card carrying just what retrievability needs, built without JSON parsing."""
-        from datetime import datetime
-
-        from fsrs import State
-
-        assert self.last_review is not None
-        return Card(
-            card_id=0,
-            state=State.Review,
-            stability=self.stability,
-            last_review=datetime.fromisoformat(self.last_review),
-        )
-
     @property
     def leech(self) -> bool:
         """Lapsed often enough to be flagged."""
         return self.lapses >= LEECH_LAPSES
 
 
-def _check_file(path: Path) -> None:
+def _check_file(path: Path, deep: bool = False) -> None:
     """Refuse a file that is not a healthy quizzer database, without writing to it."""
     if not path.exists() or path.stat().st_size == 0:
         return
@@ -101,11 +95,15 @@ def _check_file(path: Path) -> None:
             f"{path} is not a quizzer database (not an SQLite file). It was left untouched; "
             "point --db / QUIZZER_DB at another file, or move this one away."
         )
+    # Reading the schema catches a smashed file cheaply; the full integrity check (which reads
+    # every page) runs only where it is worth its cost: before a restore, and on request.
+    check = None
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
         try:
-            check = conn.execute("PRAGMA quick_check").fetchone()
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            if deep:
+                check = conn.execute("PRAGMA quick_check").fetchone()
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
@@ -239,11 +237,28 @@ class Store:
         return _row_to_card(dict(zip(names, row, strict=True)))
 
     def cards(self) -> dict[str, CardRow]:
-        """Every card, keyed by question id."""
-        cursor = self.conn.execute("SELECT * FROM cards")
-        names = [d[0] for d in cursor.description]
+        """Every card's columns (not its JSON), keyed by question id; fast for big stores."""
+        cursor = self.conn.execute(
+            "SELECT question_id, state, stability, due, last_review, reps, lapses, correct, "
+            "graded, suspended, buried_until, content_hash FROM cards"
+        )
         return {
-            row[0]: _row_to_card(dict(zip(names, row, strict=True))) for row in cursor.fetchall()
+            row[0]: CardRow(
+                row[0],
+                None,
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                row[5] or 0,
+                row[6] or 0,
+                row[7] or 0,
+                row[8] or 0,
+                bool(row[9]),
+                row[10],
+                row[11],
+            )
+            for row in cursor.fetchall()
         }
 
     def record_review(
@@ -264,6 +279,8 @@ class Store:
         mode: str = "drill",
     ) -> int:
         """Save one rated review and the card's new state, atomically. Returns the review id."""
+        from quizzer.scheduling import card_to_json, state_name
+
         lapse = 1 if (rating == 1 and state_name(before) in ("review",)) else 0
         uid = uuid.uuid4().hex
         with self.write() as conn:
@@ -319,6 +336,8 @@ class Store:
 
     def undo_review(self, review_id: int) -> str | None:
         """Remove one review and put its card back as it was. Returns the question id."""
+        from quizzer.scheduling import card_from_json, card_to_json, state_name
+
         with self.write() as conn:
             row = conn.execute(
                 "SELECT question_id, card_before, rating, correct, state_before FROM reviews "
@@ -372,7 +391,7 @@ class Store:
             )
 
     def _ensure_card(self, question_id: str, now: datetime) -> None:
-        from quizzer.scheduling import new_card
+        from quizzer.scheduling import card_to_json, new_card
 
         card = new_card(now)
         with self.write() as conn:

@@ -88,7 +88,7 @@ def check_backup(path: Path) -> int:
         raise StoreError(f"{path}: no such file")
     if path.stat().st_size == 0:
         raise StoreError(f"{path} is empty, not a quizzer backup")
-    _check_file(path)
+    _check_file(path, deep=True)
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}

@@ -229,4 +229,6 @@ def test_every_older_schema_version_migrates(tmp_path: Path) -> None:
         uids = [r["uid"] for r in store.reviews()]
         assert len(uids) == before and len(set(uids)) == before and all(uids)
         assert store.card("t-recall-one") is not None
+        per_day = store.conn.execute("SELECT sum(reviews) FROM review_days").fetchone()[0]
+        assert per_day == before  # the day counts were backfilled
         store.close()

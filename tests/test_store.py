@@ -300,3 +300,20 @@ def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
     counts = forecast(store.cards(), now)
     assert len(counts) == 14 and sum(counts) == 2  # 1m (today) and 8d; 400d is out of range
     assert counts[0] == 1 and counts[8] == 1
+
+
+def test_recall_probability_matches_fsrs() -> None:
+    """The column-based forgetting curve used for ranking equals fsrs's own."""
+    from quizzer.clock import iso
+    from quizzer.scheduling import recall_probability, retrievability
+
+    scheduler = make_scheduler(SchedulerSettings(fuzz=False))
+    last = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    for stability, days in ((0.5, 0), (3.2, 1), (12.0, 40), (250.0, 365), (1.0, 0.4)):
+        card = Card(
+            state=State.Review, stability=stability, difficulty=5.0, due=last, last_review=last
+        )
+        now = last + timedelta(days=days)
+        assert recall_probability(scheduler, stability, iso(last), now) == pytest.approx(
+            retrievability(scheduler, card, now), abs=1e-12
+        )

@@ -21,10 +21,17 @@ def reviews(app: QuizzerApp) -> list[tuple[str, int, int | None]]:
     return [(r["question_id"], r["rating"], r["correct"]) for r in app.store.reviews()]
 
 
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Let the dashboard's background loader finish and the screen repaint."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_dashboard_shows_counts_and_every_button(mini_bank: Path) -> None:
     app = make(mini_bank)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         text = str(app.screen.query_one("#counts").render())
         assert "New 7" in text and "Due now 0" in text
         labels = {str(b.label) for b in app.screen.query("Button")}
@@ -185,8 +192,32 @@ async def test_garbage_pasted_into_every_input_never_crashes(mini_bank: Path) ->
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_dashboard_snapshot(mini_bank: Path, snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(make(mini_bank), terminal_size=size)
+    assert snap_compare(make(mini_bank), terminal_size=size, run_before=settle)
 
 
 def test_study_snapshot(mini_bank: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(make(mini_bank, ["t-choice-one"]), terminal_size=(80, 24), press=["enter"])
+    assert snap_compare(
+        make(mini_bank, ["t-choice-one"]),
+        terminal_size=(80, 24),
+        press=["enter"],
+        run_before=settle,
+    )
+
+
+async def test_bank_problems_show_on_screen_not_as_a_crash(tmp_path: Path) -> None:
+    from tests.conftest import make_bank
+
+    bank_dir = make_bank(tmp_path / "broken", "- id: [oops\n")
+    from quizzer.bank import load_bank
+
+    app = QuizzerApp(
+        None,
+        Store(Path(os.environ["QUIZZER_DB"])),
+        bank_loader=lambda: load_bank(bank_dir, use_cache=False),
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert type(app.screen).__name__ == "BankErrorScreen"
+        text = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "mini.yaml:2:1" in text or "mini.yaml:1" in text
+        await pilot.press("q")

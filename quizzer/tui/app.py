@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
 
-from quizzer.bank import Bank
-from quizzer.models import AnyQuestion
-from quizzer.store import Store
+if TYPE_CHECKING:
+    from quizzer.bank import Bank
+    from quizzer.models import AnyQuestion
+    from quizzer.store import Store
 
 
 class QuizzerApp(App[None]):
@@ -27,13 +31,16 @@ class QuizzerApp(App[None]):
 
     def __init__(
         self,
-        bank: Bank,
+        bank: Bank | None,
         store: Store,
         start_questions: list[str] | None = None,
         start_mock: tuple[str, float] | None = None,
+        bank_loader: Callable[[], Bank] | None = None,
     ) -> None:
         super().__init__()
-        self.bank = bank
+        self._bank = bank
+        self._bank_loader = bank_loader
+        self._bank_lock = threading.Lock()
         self.store = store
         self.start_questions = start_questions
         self.start_mock = start_mock
@@ -41,6 +48,26 @@ class QuizzerApp(App[None]):
         self.theme = (
             "textual-light" if store.setting("theme", "dark") == "light" else ("textual-dark")
         )
+
+    @property
+    def bank(self) -> Bank:
+        """The question bank, loaded on first use (the dashboard's worker loads it right after
+        the first frame, so start-up does not wait for it). Raises BankError."""
+        if self._bank is None:
+            with self._bank_lock:
+                if self._bank is None:
+                    if self._bank_loader is None:
+                        from quizzer.bank import load_bank
+
+                        self._bank = load_bank()
+                    else:
+                        self._bank = self._bank_loader()
+        return self._bank
+
+    @property
+    def bank_loaded(self) -> bool:
+        """Whether the bank is in memory."""
+        return self._bank is not None
 
     def on_mount(self) -> None:
         from quizzer.tui.screens.dashboard import DashboardScreen
@@ -82,6 +109,12 @@ class QuizzerApp(App[None]):
             )
         )
 
+    def show_bank_error(self, diagnostics: list[object]) -> None:
+        """Replace everything with the list of bank problems (the app cannot run without it)."""
+        from quizzer.tui.screens.errors import BankErrorScreen
+
+        self.push_screen(BankErrorScreen([str(d) for d in diagnostics]))
+
     def action_help(self) -> None:
         """Show every key of the current screen."""
         from quizzer.tui.screens.help import HelpModal
@@ -94,15 +127,10 @@ def make_app(
     bank: Bank | None = None,
     store: Store | None = None,
     start_questions: list[str] | None = None,
-    db: Path | None = None,
+    start_mock: tuple[str, float] | None = None,
 ) -> QuizzerApp:
-    """Build the app; the CLI and the tests share this factory."""
-    from quizzer.bank import load_bank
+    """Build the app; the CLI, the benchmarks and the tests share this factory. Without a
+    bank, it is loaded in the background after the first frame."""
     from quizzer.store import open_store
 
-    return QuizzerApp(bank or load_bank(), store or open_store(db), start_questions)
-
-
-def run(start_questions: list[str] | None = None) -> None:
-    """Start the app in this terminal (the CLI has already checked bank and DB)."""
-    make_app(start_questions=start_questions).run()
+    return QuizzerApp(bank, store or open_store(), start_questions, start_mock)

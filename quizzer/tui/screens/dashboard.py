@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -12,7 +13,6 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from quizzer import clock
-from quizzer.session import due_queue
 from quizzer.tui.widgets.charts import bar, heatmap
 
 if TYPE_CHECKING:
@@ -67,23 +67,42 @@ class DashboardScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        # Draw the frame first, then fill in the numbers: the screen appears at once even
-        # with a large bank and years of history.
+        # Draw the frame first, then fill in the numbers from a worker thread: the screen
+        # appears at once and stays responsive with a large bank and years of history.
         self.query_one("#counts", Static).update(Text(" loading…", style="dim"))
+        self.loaded = False
+        # Start loading once the first frame is painted, so the thread does not compete with it.
         self.call_after_refresh(self.refresh_data)
 
     def on_screen_resume(self) -> None:
-        self.refresh_data()
+        if getattr(self, "loaded", False):
+            self.refresh_data()
 
+    @work(thread=True, exclusive=True, group="dashboard")
     def refresh_data(self) -> None:
-        """Recompute every number on the screen from the store."""
-        from quizzer.stats import heatmap as heat_counts
-        from quizzer.stats import summary
-        from quizzer.weakness import weaknesses
+        """Recompute every number on the screen (in a thread, with its own connection)."""
+        from quizzer.stats import dashboard_data
+        from quizzer.store import Store
+
+        from quizzer.bank import BankError
 
         app = self.qapp
-        now = clock.now()
-        data: dict[str, Any] = summary(app.bank, app.store, now, detail=False)
+        store = Store(app.store.path)
+        try:
+            bank = app.bank
+            store.adopt_renames(bank.previous)
+            data = dashboard_data(bank, store, clock.now())
+        except BankError as exc:
+            app.call_from_thread(app.show_bank_error, exc.diagnostics)
+            return
+        finally:
+            store.close()
+        app.call_from_thread(self.show_data, data)
+
+    def show_data(self, data: dict[str, Any]) -> None:
+        """Render the numbers computed by refresh_data."""
+        app = self.qapp
+        self.loaded = True
         counts = Text()
         for label, value in (
             ("Due now", data["due_now"]),
@@ -96,33 +115,26 @@ class DashboardScreen(Screen[None]):
             counts.append(f"{value} ", style="bold")
             counts.append(" │")
         self.query_one("#counts", Static).update(counts)
-        weak = weaknesses(app.bank, app.store, now, "topic")[:5]
         lines = Text()
-        if not weak:
+        if not data["weakest"]:
             lines.append("Nothing yet: study a few questions first.", style="dim")
-        for w in weak:
-            title = (
-                app.bank.topics[w.key].title_zh
-                if app.language == "zh"
-                else (app.bank.topics[w.key].title_en)
-            )
+        for w in data["weakest"]:
+            topic = app.bank.topics[w.key]
+            title = topic.title_zh if app.language == "zh" else topic.title_en
             lines.append(f"{title[:24]:<24} ", style="bold")
             lines.append(bar(1 - w.score, 10))
             lines.append(f" {w.accuracy:.0%}\n", style="dim")
         self.query_one("#weakest", Static).update(lines)
         retention = data["retention_30d"]
-        from quizzer.stats import forecast
-
-        coming = forecast(app.store.cards(), now, 7)
         summary_text = Text()
         summary_text.append("Retention (30 days) ", style="dim")
         summary_text.append("—" if retention is None else f"{retention:.0%}", style="bold")
         summary_text.append(" │ Leeches ", style="dim")
         summary_text.append(str(len(data["leeches"])), style="bold")
         summary_text.append("\nDue next 7 days ", style="dim")
-        summary_text.append(" ".join(str(n) for n in coming), style="bold")
+        summary_text.append(" ".join(str(n) for n in data["forecast_7d"]), style="bold")
         self.query_one("#retention", Static).update(summary_text)
-        self.query_one("#heatmap", Static).update(heatmap(heat_counts(app.store, now), now.date()))
+        self.query_one("#heatmap", Static).update(heatmap(data["heatmap"], data["today"]))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {
@@ -142,6 +154,8 @@ class DashboardScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Start a session: due reviews, then new questions."""
+        from quizzer.session import due_queue
+
         app = self.qapp
         questions = due_queue(app.bank, app.store, clock.now())
         app.start_study(questions, title="Study: all due")
@@ -158,7 +172,7 @@ class DashboardScreen(Screen[None]):
 
     def study_group(self, by: str, key: str) -> None:
         """A session limited to one topic, company or article (due first, then new)."""
-        from quizzer.session import Filters
+        from quizzer.session import Filters, due_queue
 
         app = self.qapp
         filters = {

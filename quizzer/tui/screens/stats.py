@@ -40,7 +40,7 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        from quizzer.stats import forecast, group_rows, retention_trend
+        from quizzer.stats import forecast, group_rows, recall_map, retention_trend
 
         app: QuizzerApp = self.app  # type: ignore[assignment]
         now = clock.now()
@@ -49,7 +49,7 @@ class StatsScreen(Screen[None]):
         table.add_column("topic", ratio=1, no_wrap=True, overflow="ellipsis")
         table.add_column("mastery", width=10, no_wrap=True)
         table.add_column("seen", justify="right", no_wrap=True)
-        for row in group_rows(app.bank, cards, now, "topic", app.store):
+        for row in group_rows(app.bank, cards, recall_map(app.store, cards, now), "topic"):
             topic = app.bank.topics[row["key"]]
             name = topic.title_zh if app.language == "zh" else topic.title_en
             r = row["mean_retrievability"]
