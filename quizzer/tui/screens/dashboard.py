@@ -81,10 +81,9 @@ class DashboardScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="dashboard")
     def refresh_data(self) -> None:
         """Recompute every number on the screen (in a thread, with its own connection)."""
+        from quizzer.bank import BankError
         from quizzer.stats import dashboard_data
         from quizzer.store import Store
-
-        from quizzer.bank import BankError
 
         app = self.qapp
         store = Store(app.store.path)
