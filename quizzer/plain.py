@@ -57,6 +57,17 @@ def options_text(q: ChoiceQuestion, lang: str) -> str:
     )
 
 
+def question_body(current: Current, lang: str) -> str:
+    """The prompt, the options of a choice question, and the unit hint of a numeric one."""
+    q = current.question
+    text = current.prompt(lang).rstrip() + "\n"
+    if isinstance(q, ChoiceQuestion):
+        text += options_text(q, lang) + "\n"
+    if isinstance(q, NumericQuestion):
+        text += f"(answer in {q.unit}, or give a unit)\n"
+    return text
+
+
 def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> str:
     """Verdict, the answer, and the explanation with links."""
     q = current.question
@@ -123,11 +134,7 @@ def run_plain_drill(
             if current is None:
                 break
             out.write("\n" + header(bank, current, session.position + 1, session.total) + "\n\n")
-            out.write(current.prompt(lang).rstrip() + "\n")
-            if isinstance(current.question, ChoiceQuestion):
-                out.write(options_text(current.question, lang) + "\n")
-            if isinstance(current.question, NumericQuestion):
-                out.write(f"(answer in {current.question.unit}, or give a unit)\n")
+            out.write(question_body(current, lang))
             outcome = None
             while outcome is None:
                 line = _read(inp, "answer> ", out)

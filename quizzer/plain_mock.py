@@ -9,8 +9,8 @@ from quizzer import clock
 from quizzer.answers import AnswerError
 from quizzer.bank import Bank
 from quizzer.mock import MockPlan, deadline_passed, mock_report, mock_report_text
-from quizzer.models import ChoiceQuestion, NumericQuestion, RecallQuestion
-from quizzer.plain import _read, options_text
+from quizzer.models import RecallQuestion
+from quizzer.plain import _read, question_body
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import Store
@@ -50,11 +50,7 @@ def run_plain_mock(
             f"\n[{session.position + len(pending) + 1}/{session.total}] "
             f"⏱ {int(left // 60):02d}:{int(left % 60):02d} left · {current.question.kind}\n"
         )
-        out.write(current.prompt(lang).rstrip() + "\n")
-        if isinstance(current.question, ChoiceQuestion):
-            out.write(options_text(current.question, lang) + "\n")
-        if isinstance(current.question, NumericQuestion):
-            out.write(f"(answer in {current.question.unit}, or give a unit)\n")
+        out.write(question_body(current, lang))
         outcome = None
         while outcome is None:
             line = _read(inp, "answer> ", out)

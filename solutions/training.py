@@ -48,21 +48,27 @@ def adam_mixed_bytes(model: Any) -> dict[str, float]:
     return {"answer": per_param * model.params, "per_param": per_param}
 
 
-def zero_bytes_per_gpu(model: Any, dp: int, stage: int) -> dict[str, float]:
-    """Per-GPU model states under ZeRO (mixed-precision Adam, activations excluded).
-
-    stage 0 (plain DDP): 2+2+12 per parameter on every GPU
-    stage 1 shards the 12 bytes of optimizer state; stage 2 also the 2 bytes of gradients;
-    stage 3 also the 2 bytes of weights."""
-    n = model.params
-    weights, grads = 2 * n, 2 * n
-    optim = 12 * n
+def zero_state_bytes_per_param(dp: int, stage: int) -> tuple[float, float, float]:
+    """Per-GPU bytes per parameter of (weights, grads, optimizer states) under ZeRO with
+    mixed-precision Adam: 2, 2 and 12 unsharded; stage 1 shards the 12, stage 2 also the
+    grads, stage 3 also the weights."""
+    weights, grads, optim = 2.0, 2.0, 12.0
     if stage >= 1:
         optim /= dp
     if stage >= 2:
         grads /= dp
     if stage >= 3:
         weights /= dp
+    return weights, grads, optim
+
+
+def zero_bytes_per_gpu(model: Any, dp: int, stage: int) -> dict[str, float]:
+    """Per-GPU model states under ZeRO (mixed-precision Adam, activations excluded).
+
+    stage 0 (plain DDP): 2+2+12 per parameter on every GPU
+    stage 1 shards the 12 bytes of optimizer state; stage 2 also the 2 bytes of gradients;
+    stage 3 also the 2 bytes of weights."""
+    weights, grads, optim = (part * model.params for part in zero_state_bytes_per_param(dp, stage))
     return {"answer": weights + grads + optim, "weights": weights, "grads": grads, "optim": optim}
 
 

@@ -109,14 +109,7 @@ def optimizer_state_bytes(model: Any) -> dict[str, float]:
 def zero_bytes_per_param(dp: int, stage: int) -> float:
     """Per-GPU bytes per parameter of mixed-precision Adam model states under ZeRO:
     stage 0: 2 + 2 + 12; stage 1: 2 + 2 + 12/dp; stage 2: 2 + (2 + 12)/dp; stage 3: 16/dp."""
-    weights, grads, optim = 2.0, 2.0, 12.0
-    if stage >= 1:
-        optim /= dp
-    if stage >= 2:
-        grads /= dp
-    if stage >= 3:
-        weights /= dp
-    return weights + grads + optim
+    return sum(training.zero_state_bytes_per_param(dp, stage))
 
 
 def zero3_min_gpus(model: Any, gpu: Any, usable: float) -> dict[str, float]:

@@ -81,3 +81,29 @@ def run_quizzer(
         env={**os.environ, **(env or {})},
         timeout=timeout,
     )
+
+
+def save_review(
+    store,
+    question_id: str,
+    before,
+    after,
+    rating: int,
+    when,  # type: ignore[no-untyped-def]
+    answer: str = "",
+) -> int:
+    """Record one review straight into a store (for tests that build history by hand)."""
+    return store.record_review(
+        question_id=question_id,
+        before=before,
+        after=after,
+        rating=rating,
+        reviewed_at=when,
+        answer=answer,
+        correct=None,
+        duration_ms=1,
+        seed=None,
+        session_id=None,
+        retrievability=0.0,
+        content_hash=None,
+    )

@@ -92,3 +92,15 @@ def test_no_two_questions_share_a_prompt(bank: Bank) -> None:
 def test_choice_answers_are_spread_over_positions(bank: Bank) -> None:
     firsts = Counter(q.correct[0] for q in bank.questions if q.kind == "choice")  # type: ignore[union-attr]
     assert max(firsts.values()) / sum(firsts.values()) < 0.4, firsts
+
+
+def test_the_longest_option_does_not_give_the_answer_away(bank: Bank) -> None:
+    """A test-wise candidate who always picks the longest option must not do well."""
+    single = [q for q in bank.questions if q.kind == "choice" and len(q.correct) == 1]  # type: ignore[union-attr]
+    giveaway = 0
+    for q in single:
+        lengths = [len(option) for option in q.options]  # type: ignore[union-attr]
+        index = q.correct_indexes()[0]  # type: ignore[union-attr]
+        if lengths[index] == max(lengths) and lengths.count(max(lengths)) == 1:
+            giveaway += 1
+    assert giveaway / len(single) <= 0.35, f"{giveaway}/{len(single)}"

@@ -21,7 +21,7 @@ import pytest
 from quizzer.bank import BankError, load_bank
 from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.store import Store, StoreError
-from tests.conftest import FIXTURES, make_bank
+from tests.conftest import FIXTURES, make_bank, save_review
 
 SLOW = pytest.mark.slow
 
@@ -133,19 +133,14 @@ def test_full_disk_gives_a_clear_error_and_no_partial_rows(tmp_path: Path) -> No
     with pytest.raises(StoreError, match=r"could not save .* full"):
         for n in range(10_000):
             card = new_card(moment)
-            store.record_review(
-                question_id=f"q{n}",
-                before=card,
-                after=review(scheduler, card, Grade.GOOD, moment),
-                rating=3,
-                reviewed_at=moment,
+            save_review(
+                store,
+                f"q{n}",
+                card,
+                review(scheduler, card, Grade.GOOD, moment),
+                3,
+                moment,
                 answer="x" * 200,
-                correct=None,
-                duration_ms=1,
-                seed=None,
-                session_id=None,
-                retrievability=0.0,
-                content_hash=None,
             )
             saved += 1
     reviews = store.conn.execute("SELECT count(*) FROM reviews").fetchone()[0]

@@ -13,24 +13,13 @@ import yaml
 
 from quizzer.calc import preset
 from solutions import foundations_more as fm
+from tests.presets import d, g, m
 
 BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions"
 FILES = {
     "calc-foundations.yaml": BANK / "prerequisites" / "calc-foundations.yaml",
     "calc-parallel.yaml": BANK / "distributed" / "calc-parallel.yaml",
 }
-
-
-def m(key: str):
-    return preset("models", key)
-
-
-def g(key: str):
-    return preset("gpus", key)
-
-
-def d(key: str):
-    return preset("dtypes", key)
 
 
 # --- Transformer parameters and FLOPs --------------------------------------------------------

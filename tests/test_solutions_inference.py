@@ -9,22 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.calc import preset
 from solutions import comm, inference, quant, serving_extra, speculative
+from tests.presets import d, g, m
 
 INFERENCE_DIR = Path(__file__).resolve().parent.parent / "question_bank" / "questions" / "inference"
-
-
-def m(key: str):
-    return preset("models", key)
-
-
-def g(key: str):
-    return preset("gpus", key)
-
-
-def d(key: str):
-    return preset("dtypes", key)
 
 
 # --- weights -------------------------------------------------------------------------------

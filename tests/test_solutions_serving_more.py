@@ -5,21 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from quizzer.calc import preset
 from solutions import serving_more
-
-
-def m(key: str):
-    return preset("models", key)
-
-
-def g(key: str):
-    return preset("gpus", key)
-
-
-def d(key: str):
-    return preset("dtypes", key)
-
+from tests.presets import d, g, m
 
 # --- chunked prefill ---------------------------------------------------------------------------
 

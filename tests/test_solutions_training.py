@@ -13,6 +13,7 @@ import yaml
 
 from quizzer.calc import preset
 from solutions import comm, kernels, training, training_extra
+from tests.presets import d, g, m
 
 BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions"
 FILES = {
@@ -20,18 +21,6 @@ FILES = {
     "calc-comm.yaml": BANK / "distributed" / "calc-comm.yaml",
     "calc-kernels.yaml": BANK / "cuda" / "calc-kernels.yaml",
 }
-
-
-def m(key: str):
-    return preset("models", key)
-
-
-def g(key: str):
-    return preset("gpus", key)
-
-
-def d(key: str):
-    return preset("dtypes", key)
 
 
 # --- FLOPs, time, MFU ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from quizzer.bank import load_bank
 from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.session import Filters, StudySession, due_queue
 from quizzer.store import Store, StoreError
-from tests.conftest import run_quizzer
+from tests.conftest import run_quizzer, save_review
 
 
 def at(days: float) -> str:
@@ -155,20 +155,7 @@ def test_queue_puts_due_reviews_first_lowest_retrievability_first(mini_bank: Pat
     for qid, grade in (("t-recall-three", Grade.EASY), ("t-recall-four", Grade.GOOD)):
         before = new_card(start)
         after = review(scheduler, before, grade, start)
-        store.record_review(
-            question_id=qid,
-            before=before,
-            after=after,
-            rating=int(grade),
-            reviewed_at=start,
-            answer="",
-            correct=None,
-            duration_ms=1,
-            seed=None,
-            session_id=None,
-            retrievability=0.0,
-            content_hash=None,
-        )
+        save_review(store, qid, before, after, int(grade), start)
     now = datetime.fromisoformat(os.environ["QUIZZER_NOW"])
     queue = [q.id for q in due_queue(bank, store, now)]
     assert queue[:2] == ["t-recall-four", "t-recall-three"]  # GOOD card is less stable
@@ -230,20 +217,7 @@ def test_leech_after_eight_lapses(mini_bank: Path) -> None:
     for _ in range(8):
         for grade in (Grade.GOOD, Grade.GOOD, Grade.AGAIN):
             after = review(scheduler, card, grade, moment)
-            store.record_review(
-                question_id="t-recall-one",
-                before=card,
-                after=after,
-                rating=int(grade),
-                reviewed_at=moment,
-                answer="",
-                correct=None,
-                duration_ms=1,
-                seed=None,
-                session_id=None,
-                retrievability=None,
-                content_hash=None,
-            )
+            save_review(store, "t-recall-one", card, after, int(grade), moment)
             card = after
             moment = max(moment, after.due) + timedelta(minutes=1)
     row = store.card("t-recall-one")
@@ -262,20 +236,7 @@ def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
     for qid, grade in (("t-recall-one", Grade.EASY), ("t-recall-two", Grade.AGAIN)):
         before = new_card(now)
         after = review(scheduler, before, grade, now)
-        store.record_review(
-            question_id=qid,
-            before=before,
-            after=after,
-            rating=int(grade),
-            reviewed_at=now,
-            answer="",
-            correct=None,
-            duration_ms=1,
-            seed=None,
-            session_id=None,
-            retrievability=0.0,
-            content_hash=None,
-        )
+        save_review(store, qid, before, after, int(grade), now)
     far = Card(
         state=State.Review,
         stability=400.0,
@@ -283,20 +244,7 @@ def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
         due=now + timedelta(days=400),
         last_review=now,
     )
-    store.record_review(
-        question_id="t-recall-three",
-        before=new_card(now),
-        after=far,
-        rating=3,
-        reviewed_at=now,
-        answer="",
-        correct=None,
-        duration_ms=1,
-        seed=None,
-        session_id=None,
-        retrievability=0.0,
-        content_hash=None,
-    )
+    save_review(store, "t-recall-three", new_card(now), far, 3, now)
     counts = forecast(store.cards(), now)
     assert len(counts) == 14 and sum(counts) == 2  # 1m (today) and 8d; 400d is out of range
     assert counts[0] == 1 and counts[8] == 1
