@@ -88,3 +88,12 @@ def test_occupancy_refuses_a_launch_that_cannot_fit() -> None:
 
     with pytest.raises(ValueError, match="not even one block"):
         kernels.occupancy(preset("gpus", "a100-80gb"), 1024, 255, 0)
+
+
+def test_zero_state_bytes_per_param_splits_the_16_bytes() -> None:
+    from solutions import training
+
+    # dp=4, stage 2: weights 2, grads 2/4 = 0.5, optimizer 12/4 = 3
+    assert training.zero_state_bytes_per_param(4, 2) == (2.0, 0.5, 3.0)
+    # stage 0 keeps all 2 + 2 + 12 = 16 bytes on every GPU
+    assert sum(training.zero_state_bytes_per_param(4, 0)) == 16.0

@@ -84,3 +84,22 @@ def test_bad_quizzer_now_is_a_clear_error(cli, monkeypatch) -> None:  # type: ig
     monkeypatch.setenv("QUIZZER_NOW", "yesterday")
     result = cli("stats")
     assert result.exit_code == 2 and "QUIZZER_NOW" in result.output
+
+
+def test_every_solution_function_has_a_hand_worked_test() -> None:
+    """Like rustlings' `dev check`: no reference solution ships without its worked example."""
+    import ast
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    tests = "\n".join(p.read_text("utf-8") for p in (root / "tests").glob("test_*.py"))
+    untested = []
+    for path in sorted((root / "solutions").glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+                if not re.search(rf"\b{node.name}\(", tests):
+                    untested.append(f"{path.stem}.{node.name}")
+    assert untested == []
