@@ -105,8 +105,8 @@ def due_queue(
     new_per_day: int | None = None,
     scheduler: Scheduler | None = None,
 ) -> list[AnyQuestion]:
-    """Due reviews first (lowest retrievability first), then new questions up to the daily
-    limit, then cut to ``limit``. Two indexed queries; no card is deserialized."""
+    """Due reviews first (lowest retrievability first), then new questions (easiest first) up
+    to the daily limit, then cut to ``limit``. Two indexed queries; no card is deserialized."""
     scheduler = scheduler or make_scheduler(settings_from_store(store))
     if new_per_day is None:
         new_per_day = int(store.setting("new_per_day", DEFAULT_NEW_PER_DAY))
@@ -137,11 +137,15 @@ def due_queue(
                     [now_iso],
                 )
             }
-            for q in bank.questions:
-                if len(queue) - len(due) >= room:
-                    break
-                if q.id not in taken and (not check or filters.accepts(bank, q)):  # type: ignore[union-attr]
-                    queue.append(q)
+            # New questions come easiest first (definitions before trade-offs), in bank order
+            # within a difficulty, so a fresh start builds up rather than opening on a level 5.
+            fresh = [
+                q
+                for q in bank.questions
+                if q.id not in taken and (not check or filters.accepts(bank, q))  # type: ignore[union-attr]
+            ]
+            fresh.sort(key=lambda q: q.difficulty)
+            queue += fresh[:room]
     return queue[:limit] if limit is not None else queue
 
 
