@@ -45,9 +45,9 @@ class QuizzerApp(App[None]):
         self.start_questions = start_questions
         self.start_mock = start_mock
         self.language: str = store.setting("language", "en")
-        self.theme = (
-            "textual-light" if store.setting("theme", "dark") == "light" else ("textual-dark")
-        )
+        if store.setting("theme", "dark") == "light":
+            # Only when it differs from Textual's default: setting the theme restyles everything.
+            self.theme = "textual-light"
 
     @property
     def bank(self) -> Bank:
