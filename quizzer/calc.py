@@ -177,7 +177,8 @@ class TemplateFormatter(string.Formatter):
                 unit = parse_unit(format_spec)
             except UnitError:
                 return format(value, format_spec)
-            return f"{format_number(value / unit.factor)} {format_spec}"
+            shown = "µs" if format_spec == "us" else format_spec
+            return f"{format_number(value / unit.factor)} {shown}"
         if not format_spec:
             return format_number(value)
         return format(value, format_spec)
