@@ -63,9 +63,16 @@ def test_draws_are_seeded_and_vary(bank: Bank) -> None:
         first = draw_params(q, 1, bank_root=bank.root)
         assert draw_params(q, 1, bank_root=bank.root) == first, q.id
         if any(spec.range or spec.choose or spec.preset for spec in q.params.values()):
-            seen = {json.dumps({k: getattr(v, "key", v) for k, v in
-                                draw_params(q, s, bank_root=bank.root).items()}, default=str)
-                    for s in range(1, 25)}
+            seen = {
+                json.dumps(
+                    {
+                        k: getattr(v, "key", v)
+                        for k, v in draw_params(q, s, bank_root=bank.root).items()
+                    },
+                    default=str,
+                )
+                for s in range(1, 25)
+            }
             varied += len(seen) > 1
     assert varied >= len(numeric(bank)) * 0.9
 
@@ -77,5 +84,6 @@ def test_cli_solve_check_for_a_sample(cli) -> None:  # type: ignore[no-untyped-d
         solved = json.loads(cli("solve", qid, "--seed", "1", "--json").output)
         answer = solved["answer"]
         assert cli("check", qid, "--seed", "1", "--answer", repr(answer["value"])).exit_code == 0
-        assert cli("check", qid, "--seed", "1", "--answer",
-                   repr(answer["value"] * 1.5)).exit_code == 1
+        assert (
+            cli("check", qid, "--seed", "1", "--answer", repr(answer["value"] * 1.5)).exit_code == 1
+        )

@@ -99,7 +99,10 @@ def test_every_solution_function_has_a_hand_worked_test() -> None:
         if path.name.startswith("_"):
             continue
         for node in ast.parse(path.read_text("utf-8")).body:
-            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
-                if not re.search(rf"\b{node.name}\(", tests):
-                    untested.append(f"{path.stem}.{node.name}")
+            if (
+                isinstance(node, ast.FunctionDef)
+                and not node.name.startswith("_")
+                and not re.search(rf"\b{node.name}\(", tests)
+            ):
+                untested.append(f"{path.stem}.{node.name}")
     assert untested == []
