@@ -34,8 +34,9 @@ async def test_dashboard_shows_counts_and_every_button(mini_bank: Path) -> None:
         await settle(pilot)
         text = str(app.screen.query_one("#counts").render())
         assert "New 7" in text and "Due now 0" in text
-        labels = {str(b.label) for b in app.screen.query("Button")}
-        assert {
+        menu = app.screen.query_one("#menu")
+        shown = app.export_screenshot()
+        for label in (
             "Study (s)",
             "Weak (w)",
             "Mock (m)",
@@ -46,10 +47,18 @@ async def test_dashboard_shows_counts_and_every_button(mini_bank: Path) -> None:
             "Article (a)",
             "Settings (,)",
             "Quit (q)",
-        } <= labels
-        for button in app.screen.query("Button"):
-            assert button.region.width >= len(str(button.label)), button.label
-            assert button.region.bottom <= 23  # above the footer
+        ):
+            assert label.replace(" ", "&#160;") in shown or label in shown, label
+        assert menu.region.right <= 80 and menu.region.bottom <= 23  # above the footer
+
+
+async def test_clicking_the_study_button_starts_a_session(mini_bank: Path) -> None:
+    app = make(mini_bank)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.click("#menu", offset=(4, 0))
+        await pilot.pause()
+        assert type(app.screen).__name__ == "StudyScreen"
 
 
 async def test_enter_on_empty_then_again_twice_makes_two_reviews(mini_bank: Path) -> None:

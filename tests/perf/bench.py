@@ -40,8 +40,9 @@ from quizzer.tui.app import QuizzerApp
 # The same path as `quizzer` with no arguments: open the DB, build the app, and let the
 # dashboard load the bank and its numbers in the background after the first frame.
 class Probe(QuizzerApp):
+    # Textual calls QuizzerApp.on_mount itself (handlers run for every class in the MRO), so
+    # this one only adds the probe; calling super() here would push the dashboard twice.
     def on_mount(self):
-        super().on_mount()
         self.call_after_refresh(self.report)
     def report(self):
         import resource
