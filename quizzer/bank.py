@@ -79,6 +79,14 @@ class Bank:
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
 
+    def easiest_first(self) -> list[AnyQuestion]:
+        """Questions by difficulty, bank order within a difficulty (computed once)."""
+        cached: list[AnyQuestion] | None = self.__dict__.get("_easiest_first")
+        if cached is None:
+            cached = sorted(self.questions, key=lambda q: q.difficulty)
+            self.__dict__["_easiest_first"] = cached
+        return cached
+
     def get(self, question_id: str) -> AnyQuestion | None:
         """The question with this id (or an old id of it), if any."""
         found = self.by_id.get(question_id)
