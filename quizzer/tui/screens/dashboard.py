@@ -44,7 +44,7 @@ def menu_markup() -> str:
     for row in MENU:
         rows.append(
             "  ".join(
-                f"[@click=screen.{action}][b reverse] {label:^12} [/b reverse][/]"
+                f"[@click=screen.{action}]{label.center(14)}[/]"
                 for action, label in row
             )
         )
