@@ -184,7 +184,7 @@ def mock_report_markdown(bank: Bank, store: Store, session: StudySession, compan
         elif line.startswith("  "):
             lines.append(f"- {line.strip()}")
         elif line:
-            lines.append(line)
+            lines += [line, ""]
     lines += ["", "Press Enter to go home."]
     return "\n".join(lines)
 
