@@ -27,8 +27,8 @@ def main() -> None:
         print(f"   {article['url']}")
         for heading in article["headings"] or []:
             print(f"   # {heading}")
-        for item in article["self_check"] or []:
-            print(f"   ? {item}")
+        for number, item in enumerate(article["self_check"] or [], 1):
+            print(f"   ?{number:>3}. {item}")
         for entry in article.get("update_log") or []:
             if entry.get("summary_en"):
                 print(f"   log: {entry['summary_en']}")

@@ -104,3 +104,18 @@ def test_the_longest_option_does_not_give_the_answer_away(bank: Bank) -> None:
         if lengths[index] == max(lengths) and lengths.count(max(lengths)) == 1:
             giveaway += 1
     assert giveaway / len(single) <= 0.35, f"{giveaway}/{len(single)}"
+
+
+def test_every_self_check_item_is_mapped_to_covering_questions() -> None:
+    """question_bank/self_checks/<article>.yaml maps each self-check item of each guide article
+    to questions that exist and link that article (see scripts/check_self_checks.py)."""
+    if not REFERENCE.exists():
+        pytest.skip("../shared/reference not present")
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "check_self_checks.py"
+    spec = importlib.util.spec_from_file_location("check_self_checks", script)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.problems() == []
