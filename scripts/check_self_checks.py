@@ -48,8 +48,10 @@ def problems(keys: list[str] | None = None) -> list[str]:
                 if q is None:
                     found.append(f"{path.relative_to(ROOT)}: item {number}: no question {qid!r}")
                 elif article["key"] not in q.articles:
-                    found.append(f"{path.relative_to(ROOT)}: item {number}: {qid} does not link "
-                                 f"{article['key']}")
+                    found.append(
+                        f"{path.relative_to(ROOT)}: item {number}: {qid} does not link "
+                        f"{article['key']}"
+                    )
         extra = sorted(set(mapped) - set(range(1, len(items) + 1)))
         if extra:
             found.append(f"{path.relative_to(ROOT)}: items {extra} do not exist")

@@ -43,10 +43,7 @@ def menu_markup() -> str:
     rows = []
     for row in MENU:
         rows.append(
-            "  ".join(
-                f"[@click=screen.{action}]{label.center(14)}[/]"
-                for action, label in row
-            )
+            "  ".join(f"[@click=screen.{action}]{label.center(14)}[/]" for action, label in row)
         )
     return "\n\n".join(rows)
 
