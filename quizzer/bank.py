@@ -33,7 +33,6 @@ from quizzer.models import (
 
 CATALOGS = ("articles.yaml", "companies.yaml", "topics.yaml")
 QUESTIONS_DIR = "questions"
-DATA_DIR = "data"
 
 
 @dataclass(frozen=True, order=True)

@@ -25,8 +25,6 @@ from quizzer.models import NumericQuestion, ParamSpec
 from quizzer.units import UnitError, parse_unit
 from quizzer.yamlsrc import safe_load
 
-PRESET_KINDS = ("models", "gpus", "dtypes")
-
 
 class CalcError(ValueError):
     """A numeric question cannot be prepared (bad override, broken solution, …)."""

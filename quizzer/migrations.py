@@ -156,8 +156,3 @@ def apply(conn: sqlite3.Connection) -> None:
     for name, func in STEPS:
         migrations(name=name)(func)
     migrations.apply(Database(conn))
-
-
-def latest() -> str:
-    """Name of the newest migration."""
-    return STEPS[-1][0]

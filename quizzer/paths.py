@@ -34,8 +34,3 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("quizzer", appauthor=False))
-
-
-def config_path() -> Path:
-    """User settings (desired retention, daily new limit, theme, language), next to the DB."""
-    return db_path().with_name("settings.json")

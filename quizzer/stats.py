@@ -149,9 +149,16 @@ def retention_trend(store: Store, now: datetime, weeks: int = 8) -> list[float |
     return result
 
 
-def summary(bank: Bank, store: Store, now: datetime, *, detail: bool = True) -> dict[str, Any]:
-    """Everything `quizzer stats --json` prints."""
-    cards = store.cards()
+def summary(
+    bank: Bank,
+    store: Store,
+    now: datetime,
+    *,
+    detail: bool = True,
+    cards: dict[str, CardRow] | None = None,
+) -> dict[str, Any]:
+    """Everything `quizzer stats --json` prints (``cards``: already-read card rows, if any)."""
+    cards = store.cards() if cards is None else cards
     scheduler = make_scheduler(settings_from_store(store))
     due_now = len(due_queue(bank, store, now, due_only=True, scheduler=scheduler))
     new_limit = int(store.setting("new_per_day", 15))
@@ -194,9 +201,10 @@ def dashboard_data(bank: Bank, store: Store, now: datetime) -> dict[str, Any]:
     """What the dashboard shows: counts, the five weakest topics, heatmap and forecast."""
     from quizzer.weakness import weaknesses
 
-    data = summary(bank, store, now, detail=False)
-    data["weakest"] = weaknesses(bank, store, now, "topic")[:5]
-    data["forecast_7d"] = forecast(store.cards(), now, 7)
+    cards = store.cards()
+    data = summary(bank, store, now, detail=False, cards=cards)
+    data["weakest"] = weaknesses(bank, store, now, "topic", cards=cards)[:5]
+    data["forecast_7d"] = forecast(cards, now, 7)
     data["heatmap"] = heatmap(store, now)
     data["today"] = now.astimezone().date()
     return data

@@ -213,11 +213,3 @@ def suggest_unit(text: str) -> str:
         if squashed.lower() in lowered:
             close = [lowered[squashed.lower()]]
     return f" (did you mean {close[0]}?)" if close else ""
-
-
-def convert(value: float, from_unit: str, to_unit: str) -> float:
-    """Convert a value between two units of the same dimension."""
-    source, target = parse_unit(from_unit), parse_unit(to_unit)
-    if source.dim != target.dim:
-        raise UnitError(f"cannot convert {dim_name(source.dim)} to {dim_name(target.dim)}")
-    return value * source.factor / target.factor

@@ -21,7 +21,7 @@ from quizzer.clock import iso
 from quizzer.models import AnyQuestion
 from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import Filters, settings_from_store
-from quizzer.store import Store
+from quizzer.store import CardRow, Store
 
 RECENT_DAYS = 60
 WEIGHTS = {"accuracy": 0.5, "retrievability": 0.3, "lapses": 0.2}
@@ -62,10 +62,16 @@ def _groups(q: AnyQuestion, by: str) -> list[str]:
     return list(q.articles)
 
 
-def weaknesses(bank: Bank, store: Store, now: datetime, by: str = "topic") -> list[Weakness]:
-    """Every group with reviews, weakest first."""
+def weaknesses(
+    bank: Bank,
+    store: Store,
+    now: datetime,
+    by: str = "topic",
+    cards: dict[str, CardRow] | None = None,
+) -> list[Weakness]:
+    """Every group with reviews, weakest first (``cards``: already-read card rows, if any)."""
     scheduler = make_scheduler(settings_from_store(store))
-    cards = store.cards()
+    cards = store.cards() if cards is None else cards
     since = iso(now - timedelta(days=RECENT_DAYS))
     per_question: dict[str, tuple[int, int]] = {
         qid: (n, fails)
