@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 if TYPE_CHECKING:
     from quizzer.bank import Bank
@@ -69,10 +70,13 @@ class QuizzerApp(App[None]):
         """Whether the bank is in memory."""
         return self._bank is not None
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen[None]:
+        """The dashboard is the app's base screen (one screen to build at start, not two)."""
         from quizzer.tui.screens.dashboard import DashboardScreen
 
-        self.push_screen(DashboardScreen())
+        return DashboardScreen()
+
+    def on_mount(self) -> None:
         if self.start_questions:
             questions = [q for qid in self.start_questions if (q := self.bank.get(qid))]
             self.start_study(questions, mode="drill")

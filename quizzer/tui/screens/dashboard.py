@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from quizzer import clock
 from quizzer.tui.widgets.charts import bar, heatmap
+from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
@@ -70,7 +72,7 @@ class DashboardScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Vertical(id="dash"):
             yield Static(id="counts")
             with Horizontal(id="dash-middle"):
@@ -140,7 +142,9 @@ class DashboardScreen(Screen[None]):
         for w in data["weakest"]:
             topic = app.bank.topics[w.key]
             title = topic.title_zh if app.language == "zh" else topic.title_en
-            lines.append(f"{title[:24]:<24} ", style="bold")
+            if cell_len(title) > 24:  # cells, not characters: CJK titles are twice as wide
+                title = set_cell_size(title, 23) + "…"
+            lines.append(set_cell_size(title, 24) + " ", style="bold")
             lines.append(bar(1 - w.score, 10))
             lines.append(f" {w.accuracy:.0%}\n", style="dim")
         self.query_one("#weakest", Static).update(lines)

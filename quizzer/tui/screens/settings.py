@@ -9,7 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
@@ -27,7 +29,7 @@ class SettingsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         store = self.qapp.store
-        yield Header()
+        yield TitleBar()
         with Vertical(id="settings-form"):
             with Grid(id="settings-grid"):
                 yield Label("Desired retention (0.70–0.99)")

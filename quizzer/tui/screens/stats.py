@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from quizzer import clock
 from quizzer.tui.widgets.charts import bar, forecast_columns
+from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
@@ -25,7 +26,7 @@ class StatsScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back")]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="stats-main"):
             with VerticalScroll(id="stats-left"):
                 yield Static("Mastery by topic (recall probability)", classes="section-title")
