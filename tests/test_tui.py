@@ -230,3 +230,25 @@ async def test_bank_problems_show_on_screen_not_as_a_crash(tmp_path: Path) -> No
         text = " ".join(str(w.render()) for w in app.screen.query("Static"))
         assert "mini.yaml:2:1" in text or "mini.yaml:1" in text
         await pilot.press("q")
+
+
+async def test_back_from_a_session_lands_on_the_dashboard_with_new_counts(mini_bank: Path) -> None:
+    app = make(mini_bank)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        # The dashboard is the app's only, bottom screen: nothing blank underneath it.
+        assert [type(s).__name__ for s in app.screen_stack] == ["DashboardScreen"]
+        title = str(app.screen.query_one("TitleBar").render())
+        assert "quizzer — AI-infra interview drills" in title
+        await pilot.press("s", "enter")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        for _ in range(3):
+            if type(app.screen).__name__ == "DashboardScreen":
+                break
+            await pilot.press("escape")
+            await pilot.pause()
+        await settle(pilot)
+        assert [type(s).__name__ for s in app.screen_stack] == ["DashboardScreen"]
+        assert "Reviewed today 1" in str(app.screen.query_one("#counts").render())
