@@ -252,3 +252,7 @@ async def test_back_from_a_session_lands_on_the_dashboard_with_new_counts(mini_b
         await settle(pilot)
         assert [type(s).__name__ for s in app.screen_stack] == ["DashboardScreen"]
         assert "Reviewed today 1" in str(app.screen.query_one("#counts").render())
+        # The topic just failed now heads the weakest list, with its accuracy.
+        left = str(app.screen.query_one("#dash-left").render())
+        assert "Weakest topics" in left and "Nothing yet" not in left and "%" in left
+        assert "Retention (30 days)" in left

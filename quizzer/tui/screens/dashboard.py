@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -72,21 +72,34 @@ class DashboardScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
+        # Five widgets placed by the screen's grid (see quizzer.tcss), no nested containers:
+        # start-up cost grows with the widget tree, and this screen is the first frame.
         yield TitleBar()
-        with Vertical(id="dash"):
-            yield Static(id="counts")
-            with Horizontal(id="dash-middle"):
-                with Vertical(id="dash-left"):
-                    yield Static("Weakest topics", classes="section-title")
-                    yield Static(id="weakest")
-                    yield Static(id="retention")
-                with Vertical(id="dash-right"):
-                    yield Static("Reviews, last 12 weeks", classes="section-title")
-                    yield Static(id="heatmap")
-            # One clickable Static rather than ten Button widgets: the same labels, mouse and
-            # keys, at a fraction of the start-up cost (see tests/perf/README.md).
-            yield Static(menu_markup(), id="menu")
+        yield Static(id="counts")
+        yield Static(self.left_panel(), id="dash-left")
+        yield Static(self.right_panel(), id="dash-right")
+        # One clickable Static rather than ten Button widgets: the same labels, mouse and
+        # keys, at a fraction of the start-up cost (see tests/perf/README.md).
+        yield Static(menu_markup(), id="menu")
         yield Footer()
+
+    @staticmethod
+    def left_panel(weakest: Text | None = None, summary: Text | None = None) -> Content:
+        """Weakest topics, then retention, leeches and the 7-day forecast."""
+        content = Content.from_markup("\n[b $accent]Weakest topics[/]\n")
+        if weakest is not None:
+            content += Content.from_rich_text(weakest)
+        if summary is not None:
+            content += Content("\n\n") + Content.from_rich_text(summary)
+        return content
+
+    @staticmethod
+    def right_panel(chart: Text | None = None) -> Content:
+        """The review heatmap under its title."""
+        content = Content.from_markup("\n[b $accent]Reviews, last 12 weeks[/]\n")
+        if chart is not None:
+            content += Content.from_rich_text(chart)
+        return content
 
     def on_mount(self) -> None:
         # Draw the frame first, then fill in the numbers from a worker thread: the screen
@@ -147,7 +160,7 @@ class DashboardScreen(Screen[None]):
             lines.append(set_cell_size(title, 24) + " ", style="bold")
             lines.append(bar(1 - w.score, 10))
             lines.append(f" {w.accuracy:.0%}\n", style="dim")
-        self.query_one("#weakest", Static).update(lines)
+        lines.rstrip()
         retention = data["retention_30d"]
         summary_text = Text()
         summary_text.append("Retention (30 days) ", style="dim")
@@ -156,8 +169,10 @@ class DashboardScreen(Screen[None]):
         summary_text.append(str(len(data["leeches"])), style="bold")
         summary_text.append("\nDue next 7 days ", style="dim")
         summary_text.append(" ".join(str(n) for n in data["forecast_7d"]), style="bold")
-        self.query_one("#retention", Static).update(summary_text)
-        self.query_one("#heatmap", Static).update(heatmap(data["heatmap"], data["today"]))
+        self.query_one("#dash-left", Static).update(self.left_panel(lines, summary_text))
+        self.query_one("#dash-right", Static).update(
+            self.right_panel(heatmap(data["heatmap"], data["today"]))
+        )
 
     def action_study(self) -> None:
         """Start a session: due reviews, then new questions."""
