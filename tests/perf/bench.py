@@ -395,12 +395,19 @@ def main() -> int:
         frame(HELLO_FRAME, env)
         if env is not base_env:
             frame(QUIZZER_FRAME, env)
-    # Interleaved, so drift in the machine's speed hits all three alike.
-    hello, small, large = [], [], []
-    for _ in range(args.repeat):
-        hello.append(frame(HELLO_FRAME, base_env))
-        small.append(frame(QUIZZER_FRAME, shipped))
-        large.append(frame(QUIZZER_FRAME, big))
+    # Interleaved in a shuffled order, so drift in the machine's speed and any effect of running
+    # right after another probe hit all three alike; at least 15 rounds, as each takes ~1 s and
+    # a single start-up swings by ±30% on a shared machine.
+    hello: list[tuple[float, int]] = []
+    small: list[tuple[float, int]] = []
+    large: list[tuple[float, int]] = []
+    probes = [(hello, HELLO_FRAME, base_env), (small, QUIZZER_FRAME, shipped)]
+    probes.append((large, QUIZZER_FRAME, big))
+    order = random.Random(1)
+    for _ in range(max(15, args.repeat)):
+        order.shuffle(probes)
+        for times, body, env in probes:
+            times.append(frame(body, env))
     hello_t = statistics.median(h[0] for h in hello)
     add("bare Textual app first frame", hello_t, "s", None)
     add("TUI first frame, shipped bank", statistics.median(s[0] for s in small), "s", None)
