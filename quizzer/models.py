@@ -89,6 +89,12 @@ class QuestionBase(Strict):
     zh: ZhBlock | None = None
     """Optional Chinese version of the prompt, answer and explanation."""
 
+    @property
+    def company_keys(self) -> list[str]:
+        """The tagged companies, each once, in tag order (a company can be tagged from several
+        of its interview pages)."""
+        return list(dict.fromkeys(tag.key for tag in self.companies))
+
     @field_validator("prompt")
     @classmethod
     def _prompt_not_blank(cls, value: str) -> str:

@@ -33,7 +33,7 @@ def _read(stream: TextIO, prompt: str, out: TextIO) -> str | None:
 def header(bank: Bank, current: Current, index: int, total: int) -> str:
     """The line above a question: position, id, kind, difficulty, topics, companies."""
     q = current.question
-    companies = ", ".join(bank.companies[t.key].name_en for t in q.companies)
+    companies = ", ".join(bank.companies[key].name_en for key in q.company_keys)
     parts = [
         f"[{index}/{total}] {q.id}",
         f"{q.kind} · difficulty {q.difficulty}",

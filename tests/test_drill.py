@@ -124,3 +124,21 @@ def test_settings_show_and_set(mini_bank: Path) -> None:
     assert run_quizzer("settings", "desired_retention", "1.5").returncode == 2
     result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
     assert "good (5m)" in result.stdout  # the second learning step is now 5 minutes
+
+
+def test_a_company_tagged_from_two_pages_is_named_once(mini_bank: Path) -> None:
+    questions = mini_bank / "questions" / "test" / "mini.yaml"
+    text = questions.read_text("utf-8")
+    questions.write_text(
+        text.replace(
+            "    - {key: bytedance, source: 字节跳动-AI-Infra-1.md}\n",
+            "    - {key: bytedance, source: 字节跳动-AI-Infra-1.md}\n"
+            "    - {key: bytedance, source: 字节跳动-AI-Infra-2.md}\n",
+            1,
+        ),
+        "utf-8",
+    )
+    result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    assert result.returncode == 0, result.stderr
+    header = next(line for line in result.stdout.splitlines() if "asked at:" in line)
+    assert header.count("ByteDance") == 1, header

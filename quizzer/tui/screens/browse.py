@@ -53,7 +53,7 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
     if q.companies:
         parts += [
             "",
-            "**Asked at:** " + ", ".join(app.bank.companies[t.key].name_en for t in q.companies),
+            "**Asked at:** " + ", ".join(app.bank.companies[key].name_en for key in q.company_keys),
         ]
     return "\n".join(parts)
 

@@ -45,7 +45,9 @@ class PickerModal(ModalScreen[str | None]):
                 label = topic.title_zh if zh else topic.title_en
             elif self.by == "company":
                 company = bank.companies[key]
-                label = f"{company.name_en} · {company.name_zh} ({company.tier})"
+                label = f"{company.name_en} · {company.name_zh}"
+                if company.tier != company.name_zh:  # "general" has tier 综合, its own name
+                    label += f" ({company.tier})"
             else:
                 article = bank.articles[key]
                 label = article.title_zh if zh else article.title_en

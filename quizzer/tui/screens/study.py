@@ -22,7 +22,7 @@ from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, Reca
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import StoreError
-from quizzer.tui.widgets.chips import article_links, chips
+from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
 if TYPE_CHECKING:
     from quizzer.models import AnyQuestion
@@ -166,11 +166,7 @@ class StudyScreen(Screen[None]):
         options = self.query_one("#options", Static)
         if isinstance(q, ChoiceQuestion):
             texts = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
-            lines = Text()
-            for index, (letter, text) in enumerate(zip(OPTION_LETTERS, texts, strict=False)):
-                lines.append(f" {index + 1} ", style="reverse")
-                lines.append(f" {letter}. {text}\n")
-            options.update(lines)
+            options.update(option_grid(texts))
             options.display = True
         else:
             options.display = False

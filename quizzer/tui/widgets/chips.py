@@ -1,27 +1,28 @@
-"""Tag chips and article links for a question."""
+"""Tag chips, article links and numbered choice options for a question."""
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 
 from quizzer.bank import Bank
-from quizzer.models import AnyQuestion
+from quizzer.models import OPTION_LETTERS, AnyQuestion
 
 
 def chips(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
-    """`[topic] [company] [article]` chips; article chips are terminal hyperlinks."""
+    """`[kind · difficulty] [topic…] [company…]` chips."""
     text = Text()
     text.append(f" {q.kind} · d{q.difficulty} ", style="reverse")
     for topic in q.topics:
         title = bank.topics[topic].title_zh if lang == "zh" else bank.topics[topic].title_en
         text.append(" ")
         text.append(f" {title} ", style="bold on dark_blue")
-    for tag in q.companies:
-        company = bank.companies[tag.key]
+    for key in q.company_keys:
+        company = bank.companies[key]
         text.append(" ")
-        text.append(
-            f" {company.name_zh if lang == 'zh' else company.name_en} ", style="bold on dark_green"
-        )
+        # Chips stay short: "General (question sets compiled from …)" shows as "General".
+        name = company.name_zh if lang == "zh" else company.name_en.split(" (")[0]
+        text.append(f" {name} ", style="bold on dark_green")
     return text
 
 
@@ -37,3 +38,21 @@ def article_links(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
         text.append(title, style=f"underline link {article.url}")
         text.append(f"  {article.url}", style=f"dim link {article.url}")
     return text
+
+
+def inline_code(text: str) -> Text:
+    """Option text with Markdown `code` spans shown as code (backticks dropped)."""
+    out = Text()
+    for index, part in enumerate(text.split("`")):
+        out.append(part, style="bold" if index % 2 else "")
+    return out
+
+
+def option_grid(texts: list[str]) -> Table:
+    """Numbered choice options; long ones wrap under their own text, not under the number."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for index, (letter, text) in enumerate(zip(OPTION_LETTERS, texts, strict=False)):
+        grid.add_row(Text(f" {index + 1} ", style="reverse"), inline_code(f"{letter}. {text}"))
+    return grid
