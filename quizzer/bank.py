@@ -184,6 +184,9 @@ def _pydantic_errors(
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
             line, col = doc.where(where + ("kind",))
             message = "field 'kind' must be one of recall, choice, numeric"
+            given = err.get("input")
+            if isinstance(given, dict) and isinstance(given.get("kind"), str):
+                message += suggest(given["kind"], ["recall", "choice", "numeric"])
         elif not loc and "is not among the options" in err["msg"]:
             continue  # reported by _check_refs with the option's own line
         else:
