@@ -71,7 +71,7 @@ class Probe(QuizzerApp):
     def on_mount(self):
         self.call_after_refresh(self.report)
     def report(self):
-        print(f"{painted[0]:.4f} {peak_rss_kib()}")
+        print(f"{painted[0]:.4f} {peak_rss_kib()} {time.perf_counter() - t0:.4f}")
         self.exit()
 
 Probe(None, open_store()).run(headless=True, size=(100, 30))
@@ -88,7 +88,8 @@ class Probe(QuizzerApp):
         self.set_interval(0.02, self.check)
     def check(self):
         if getattr(self.screen, "loaded", False):
-            print(f"{time.perf_counter() - t0:.4f} {peak_rss_kib()}")
+            now = time.perf_counter() - t0
+            print(f"{now:.4f} {peak_rss_kib()} {now:.4f}")
             self.exit()
 
 Probe(None, open_store()).run(headless=True, size=(100, 30))
@@ -106,7 +107,7 @@ class Hello(App):
     def on_mount(self):
         self.call_after_refresh(self.report)
     def report(self):
-        print(f"{painted[0]:.4f} {peak_rss_kib()}")
+        print(f"{painted[0]:.4f} {peak_rss_kib()} {time.perf_counter() - t0:.4f}")
         self.exit()
 
 Hello().run(headless=True, size=(100, 30))
@@ -297,8 +298,12 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, str]:
 
 
 def frame(body: str, env: dict[str, str]) -> tuple[float, int]:
-    """Seconds from launching the interpreter to the moment the probe reports (the first
-    painted frame, or the numbers on screen), and the probe process's peak RSS in KiB then."""
+    """Seconds from launching the interpreter to the probe's event (the first painted frame,
+    or the numbers on screen), and the probe process's peak RSS in KiB when it reports.
+
+    A probe prints `event_seconds rss_kib report_seconds`, both times counted from its own
+    start; what it did between the event and its report is taken off the launch-to-report time
+    measured here, so interpreter start-up is counted and the report's lag is not."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", FIRST_FRAME.format(body=body)],
@@ -309,11 +314,12 @@ def frame(body: str, env: dict[str, str]) -> tuple[float, int]:
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
-    first_frame = time.perf_counter() - started
+    reported = time.perf_counter() - started
     _, stderr = proc.communicate()
     if proc.returncode != 0 or not line.strip():
         raise SystemExit(f"first-frame probe failed:\n{stderr[-2000:]}")
-    return first_frame, int(line.split()[1])
+    event, rss, report = line.split()
+    return reported - (float(report) - float(event)), int(rss)
 
 
 def median_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
