@@ -83,6 +83,19 @@ def run_quizzer(
     )
 
 
+def spawn_quizzer(*args: str, stderr: int = subprocess.PIPE) -> subprocess.Popen[str]:
+    """Start `python -m quizzer` with piped stdin and stdout, for tests that feed it lines while
+    it runs, or kill it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "quizzer", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        env=os.environ.copy(),
+    )
+
+
 def save_review(
     store,
     question_id: str,

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from tests.conftest import run_quizzer
+from tests.conftest import run_quizzer, spawn_quizzer
 
 
 def stats() -> dict:  # type: ignore[type-arg]
@@ -51,14 +48,7 @@ def test_wrong_numeric_is_rated_again(mini_bank: Path) -> None:
 
 
 def test_sigkill_mid_drill_loses_no_rated_review(mini_bank: Path, tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quizzer", "drill", "--plain", "--kind", "recall"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
+    proc = spawn_quizzer("drill", "--plain", "--kind", "recall")
     assert proc.stdin and proc.stdout
     proc.stdin.write("first\n3\nsecond\n1\n")
     proc.stdin.flush()
@@ -77,14 +67,7 @@ def test_sigkill_mid_drill_loses_no_rated_review(mini_bank: Path, tmp_path: Path
 
 def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
     procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "quizzer", "drill", "--plain", "--id", qid],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=os.environ.copy(),
-        )
+        spawn_quizzer("drill", "--plain", "--id", qid)
         for qid in ("t-recall-one", "t-recall-two", "t-recall-three", "t-recall-four")
     ]
     for proc in procs:

@@ -21,7 +21,7 @@ import pytest
 from quizzer.bank import BankError, load_bank
 from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.store import Store, StoreError
-from tests.conftest import FIXTURES, make_bank, save_review
+from tests.conftest import FIXTURES, make_bank, save_review, spawn_quizzer
 
 SLOW = pytest.mark.slow
 
@@ -37,14 +37,7 @@ def review_count(db: Path) -> int:
 def killed_drill(rng: random.Random) -> tuple[int, int]:
     """Start a drill feeding answers and ratings, SIGKILL it at a random moment.
     Returns (ratings the drill reported saved, reviews in the DB)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quizzer", "drill", "--plain", "--kind", "recall"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=os.environ.copy(),
-    )
+    proc = spawn_quizzer("drill", "--plain", "--kind", "recall", stderr=subprocess.DEVNULL)
     assert proc.stdin and proc.stdout
     proc.stdin.write("a\n3\nb\n1\nc\n4\nd\n2\n")
     proc.stdin.flush()

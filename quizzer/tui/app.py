@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
-from textual.screen import Screen
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from quizzer.bank import Bank
     from quizzer.models import AnyQuestion
     from quizzer.store import Store

@@ -50,6 +50,12 @@ def menu_markup() -> str:
     return "\n\n".join(rows)
 
 
+def titled(title: str, body: Text | None = None) -> Content:
+    """A dashboard panel: a blank line, its title in bold accent, then the body (if loaded)."""
+    content = Content("\n") + Content.styled(title, "b $accent") + Content("\n")
+    return content if body is None else content + Content.from_rich_text(body)
+
+
 class DashboardScreen(Screen[None]):
     """The home screen."""
 
@@ -76,30 +82,12 @@ class DashboardScreen(Screen[None]):
         # start-up cost grows with the widget tree, and this screen is the first frame.
         yield TitleBar()
         yield Static(id="counts")
-        yield Static(self.left_panel(), id="dash-left")
-        yield Static(self.right_panel(), id="dash-right")
+        yield Static(titled("Weakest topics"), id="dash-left")
+        yield Static(titled("Reviews, last 12 weeks"), id="dash-right")
         # One clickable Static rather than ten Button widgets: the same labels, mouse and
         # keys, at a fraction of the start-up cost (see tests/perf/README.md).
         yield Static(menu_markup(), id="menu")
         yield Footer()
-
-    @staticmethod
-    def left_panel(weakest: Text | None = None, summary: Text | None = None) -> Content:
-        """Weakest topics, then retention, leeches and the 7-day forecast."""
-        content = Content.from_markup("\n[b $accent]Weakest topics[/]\n")
-        if weakest is not None:
-            content += Content.from_rich_text(weakest)
-        if summary is not None:
-            content += Content("\n\n") + Content.from_rich_text(summary)
-        return content
-
-    @staticmethod
-    def right_panel(chart: Text | None = None) -> Content:
-        """The review heatmap under its title."""
-        content = Content.from_markup("\n[b $accent]Reviews, last 12 weeks[/]\n")
-        if chart is not None:
-            content += Content.from_rich_text(chart)
-        return content
 
     def on_mount(self) -> None:
         # Draw the frame first, then fill in the numbers from a worker thread: the screen
@@ -169,9 +157,11 @@ class DashboardScreen(Screen[None]):
         summary_text.append(str(len(data["leeches"])), style="bold")
         summary_text.append("\nDue next 7 days ", style="dim")
         summary_text.append(" ".join(str(n) for n in data["forecast_7d"]), style="bold")
-        self.query_one("#dash-left", Static).update(self.left_panel(lines, summary_text))
+        self.query_one("#dash-left", Static).update(
+            titled("Weakest topics", Text.assemble(lines, "\n\n", summary_text))
+        )
         self.query_one("#dash-right", Static).update(
-            self.right_panel(heatmap(data["heatmap"], data["today"]))
+            titled("Reviews, last 12 weeks", heatmap(data["heatmap"], data["today"]))
         )
 
     def action_study(self) -> None:
