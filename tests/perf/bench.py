@@ -407,8 +407,11 @@ def main() -> int:
     hello: list[tuple[float, int]] = []
     small: list[tuple[float, int]] = []
     large: list[tuple[float, int]] = []
-    probes = [(hello, HELLO_FRAME, base_env), (small, QUIZZER_FRAME, shipped)]
-    probes.append((large, QUIZZER_FRAME, big))
+    probes = [
+        (hello, HELLO_FRAME, base_env),
+        (small, QUIZZER_FRAME, shipped),
+        (large, QUIZZER_FRAME, big),
+    ]
     order = random.Random(1)
     for _ in range(max(15, args.repeat)):
         order.shuffle(probes)
