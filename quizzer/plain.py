@@ -107,6 +107,20 @@ def rating_prompt(outcome: Outcome) -> str:
     return "Rate " + " · ".join(parts) + f" [Enter = {outcome.suggested.label}]> "
 
 
+def ask_grade(inp: TextIO, out: TextIO, prompt: str, default: Grade) -> Grade | None:
+    """Ask for a rating until one parses; Enter takes ``default``. None at end of input."""
+    while True:
+        line = _read(inp, prompt, out)
+        if line is None:
+            return None
+        if not line.strip():
+            return default
+        grade = Grade.parse(line)
+        if grade is not None:
+            return grade
+        out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
+
+
 def run_plain_drill(
     bank: Bank,
     store: Store,
@@ -162,22 +176,12 @@ def run_plain_drill(
             if outcome is None:
                 continue
             out.write(reveal_text(bank, current, outcome, lang) + "\n")
-            while True:
-                line = _read(inp, rating_prompt(outcome), out)
-                if line is None:
-                    return _finish(session, out)
-                if not line.strip():
-                    grade = outcome.suggested
-                    break
-                parsed = Grade.parse(line)
-                if parsed is None:
-                    out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
-                    continue
-                if parsed not in outcome.allowed:
-                    out.write("(a wrong answer is rated again)\n")
-                    parsed = Grade.AGAIN
-                grade = parsed
-                break
+            grade = ask_grade(inp, out, rating_prompt(outcome), outcome.suggested)
+            if grade is None:
+                return _finish(session, out)
+            if grade not in outcome.allowed:
+                out.write("(a wrong answer is rated again)\n")
+                grade = Grade.AGAIN
             try:
                 rated = session.rate(grade)
             except StoreError as exc:

@@ -10,7 +10,7 @@ from quizzer.answers import AnswerError
 from quizzer.bank import Bank
 from quizzer.mock import MockPlan, deadline_passed, mock_report, mock_report_text
 from quizzer.models import RecallQuestion
-from quizzer.plain import _read, question_body
+from quizzer.plain import _read, ask_grade, question_body
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import Store
@@ -78,11 +78,11 @@ def run_plain_mock(
         default = Grade.GOOD if outcome.answered else Grade.AGAIN
         grade = default
         if not ended_by_input:
-            line = _read(inp, f"Rate yourself 1-4 [Enter = {default.label}]> ", out)
-            if line is None:
+            asked = ask_grade(inp, out, f"Rate yourself 1-4 [Enter = {default.label}]> ", default)
+            if asked is None:
                 ended_by_input = True
-            elif line.strip():
-                grade = Grade.parse(line) or default
+            else:
+                grade = asked
         session.current = current
         session.rate(grade)
     session.finish()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from quizzer.store import Store
 from tests.conftest import run_quizzer
 
 
@@ -51,6 +53,16 @@ def test_mock_interview_plain_reports_topics_and_urls(mini_bank: Path) -> None:
     again = run_quizzer("mock", "--company", "bytedance", "--plain", "--minutes", "1", input="\n\n")
     assert "Last mock (2026-11-30): 100% → now 0% (-100%)" in again.stdout
     assert "https://caomaolufei.github.io/AIInfraGuide/" in again.stdout
+
+
+def test_mock_self_rating_asks_again_after_garbage(mini_bank: Path) -> None:
+    fed = "my answer\nbanana\n1\n"
+    result = run_quizzer("mock", "--company", "bytedance", "--plain", "--minutes", "1", input=fed)
+    assert result.returncode == 0, result.stderr
+    assert "? type 1-4 or again/hard/good/easy" in result.stdout
+    store = Store(Path(os.environ["QUIZZER_DB"]))
+    assert [r["rating"] for r in store.reviews()] == [1]  # the "1" typed after the garbage
+    store.close()
 
 
 def test_mock_for_a_company_with_no_questions_offers_tier_mates(mini_bank: Path) -> None:
