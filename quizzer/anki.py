@@ -48,8 +48,8 @@ def note_fields(bank: Bank, q: AnyQuestion) -> tuple[str, str, str]:
         back_parts.append(q.answer)
         back_parts.append("**Key points**\n\n" + "\n".join(f"- {p}" for p in q.key_points))
     back_parts.append("**Why**\n\n" + q.explanation)
-    article = bank.articles[q.articles[0]]
-    link = f'<a href="{article.url}">{article.title_en}</a>'
+    title, url = bank.main_link(q)
+    link = f'<a href="{url}">{title}</a>'
     return _html(prompt), _html("\n\n".join(back_parts)), link
 
 

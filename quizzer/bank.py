@@ -26,12 +26,13 @@ from quizzer.models import (
     AnyQuestion,
     Article,
     Company,
+    InterviewPage,
     Module,
     Topic,
     question_adapter,
 )
 
-CATALOGS = ("articles.yaml", "companies.yaml", "topics.yaml")
+CATALOGS = ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml")
 QUESTIONS_DIR = "questions"
 
 
@@ -74,6 +75,8 @@ class Bank:
     """Question files, relative to the bank root."""
     previous: dict[str, str] = field(default_factory=dict)
     """Old id -> current id, from `previous_ids`."""
+    interviews: dict[str, InterviewPage] = field(default_factory=dict)
+    """Interview page file -> the page (question_bank/interviews.yaml)."""
 
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
@@ -94,8 +97,33 @@ class Bank:
         return found
 
     def module_of(self, question: AnyQuestion) -> int:
-        """The module of the question's main article."""
-        return self.articles[question.articles[0]].module
+        """The module of the question's main article, or of its first topic's chapter when
+        the question is beyond the guide (no article)."""
+        if question.articles:
+            return self.articles[question.articles[0]].module
+        chapter = self.topic_chapter[question.topics[0]]
+        return int(chapter[1 : chapter.index("-")])
+
+    def links(self, question: AnyQuestion, lang: str = "en") -> list[tuple[str, str]]:
+        """(title, url) of everything the question links back to: its articles first, then the
+        interview pages that asked it, then its references. The first is the main link."""
+        found = [
+            (
+                self.articles[key].title_zh if lang == "zh" else self.articles[key].title_en,
+                self.articles[key].url,
+            )
+            for key in question.articles
+        ]
+        for tag in question.companies:
+            page = self.interviews.get(tag.source)
+            if page is not None:
+                found.append((page.title, page.url))
+        found += [(ref.title, ref.url) for ref in question.references]
+        return list(dict.fromkeys(found))
+
+    def main_link(self, question: AnyQuestion) -> tuple[str, str]:
+        """(title, url) of the question's main link (see ``links``)."""
+        return self.links(question)[0]
 
     def content_hash(self, question: AnyQuestion) -> str:
         """A short hash of the question's content, to notice edits after a review."""
@@ -235,6 +263,19 @@ def _load_catalog(root: Path, name: str, top: str, errors: _Collector) -> tuple[
         errors.add(path, 1, 1, f"expected a mapping with a list under {top!r}")
         return [], doc
     return doc.data[top], doc
+
+
+def _interviews(root: Path, errors: _Collector) -> dict[str, InterviewPage]:
+    pages: dict[str, InterviewPage] = {}
+    rows, doc = _load_catalog(root, "interviews.yaml", "interviews", errors)
+    for index, row in enumerate(rows):
+        try:
+            page = InterviewPage.model_validate(row)
+        except ValidationError as exc:
+            _pydantic_errors(exc, root / "interviews.yaml", ("interviews", index), doc, errors)
+            continue
+        pages[page.file] = page
+    return pages
 
 
 def _catalogs(
@@ -441,6 +482,7 @@ def _load_uncached(
 ) -> Bank:
     errors = _Collector()
     articles, companies, modules, topics, topic_chapter = _catalogs(root, errors)
+    interviews = _interviews(root, errors)
     questions: list[AnyQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
@@ -505,4 +547,5 @@ def _load_uncached(
         locations=locations,
         files=[str(p.relative_to(root)) for p in files],
         previous=previous,
+        interviews=interviews,
     )

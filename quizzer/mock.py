@@ -114,8 +114,8 @@ def mock_report(bank: Bank, store: Store, session: StudySession, company: str) -
             }
         )
         if not passed:
-            key = rated.question.articles[0]
-            review_next[key] = bank.articles[key].url
+            title, url = bank.main_link(rated.question)
+            review_next[rated.question.articles[0] if rated.question.articles else title] = url
     total = len(session.done)
     passed_total = sum(1 for r in session.done if r.grade > 1)
     previous = None

@@ -47,6 +47,15 @@ class CompanyTag(Strict):
     e.g. `字节跳动-AI-Infra-一面.md`. It must be one of that company's `pages`."""
 
 
+class Reference(Strict):
+    """A canonical public reference outside the guide."""
+
+    title: str = Field(min_length=1)
+    """What the link is, e.g. `Proximal Policy Optimization Algorithms (arXiv)`."""
+    url: str = Field(pattern=r"^https://[^\s]+$")
+    """Its address (https only)."""
+
+
 class ZhBlock(Strict):
     """The Chinese version of a question. Fields left out fall back to English."""
 
@@ -77,13 +86,18 @@ class QuestionBase(Strict):
     """Markdown that teaches the why: the reason, the intuition, the common trap."""
     topics: list[str] = Field(min_length=1)
     """Topic keys from question_bank/topics.yaml, most specific first."""
-    articles: list[str] = Field(min_length=1)
-    """Article keys from question_bank/articles.yaml (at least one); the first is the main link."""
+    articles: list[str] = Field(default_factory=list)
+    """Article keys from question_bank/articles.yaml; the first is the main link. A question on a
+    subject the guide does not cover leaves this empty and links to the interview pages that
+    asked it (its `companies`); every question has at least one article or one company tag."""
     companies: list[CompanyTag] = Field(default_factory=list)
     """Companies whose interview pages asked about this subject, each with its source page."""
     difficulty: int = Field(ge=1, le=5)
     """1 definition · 2 mechanism · 3 trade-off or derivation · 4 design under constraints ·
     5 the follow-up that separates senior candidates."""
+    references: list[Reference] = Field(default_factory=list)
+    """Canonical public references beyond the guide (an arXiv abstract page, a library's official
+    documentation), only where the address is certain. Never an invented link."""
     previous_ids: list[str] = Field(default_factory=list)
     """Ids this question had before; their review history carries over to this one."""
     zh: ZhBlock | None = None
@@ -94,6 +108,15 @@ class QuestionBase(Strict):
         """The tagged companies, each once, in tag order (a company can be tagged from several
         of its interview pages)."""
         return list(dict.fromkeys(tag.key for tag in self.companies))
+
+    @model_validator(mode="after")
+    def _links_back(self) -> QuestionBase:
+        if not self.articles and not self.companies:
+            raise ValueError(
+                "a question needs at least one article or one company tag (its interview page), "
+                "so it links back to where it comes from"
+            )
+        return self
 
     @field_validator("prompt")
     @classmethod
@@ -275,6 +298,21 @@ class Company(Strict):
     """The site's tier grouping: T0–T5, or 综合 for mixed question sets."""
     pages: list[str]
     """The interview page files of this company."""
+
+
+class InterviewPage(Strict):
+    """An interview write-up page of AIInfraGuide (question_bank/interviews.yaml)."""
+
+    file: str
+    """The page's file name, e.g. `字节跳动-AI-Infra-一面.md`; a company tag's `source`."""
+    company: str
+    """The company key it belongs to."""
+    title: str
+    """The page title, as on the site."""
+    url: str
+    """The page on https://caomaolufei.github.io/AIInfraGuide/."""
+    lines: int
+    """How many question lines the page has."""
 
 
 class Topic(Strict):

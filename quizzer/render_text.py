@@ -9,10 +9,8 @@ from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQu
 
 
 def links_text(bank: Bank, q: AnyQuestion) -> str:
-    """The question's article links, one per line."""
-    return "\n".join(
-        f"  → {bank.articles[key].title_en}: {bank.articles[key].url}" for key in q.articles
-    )
+    """The question's links (articles, then interview pages and references), one per line."""
+    return "\n".join(f"  → {title}: {url}" for title, url in bank.links(q))
 
 
 def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None) -> str:

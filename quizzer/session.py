@@ -393,8 +393,8 @@ class StudySession:
         again = [r.question for r in self.done if r.grade == Grade.AGAIN]
         articles: dict[str, str] = {}
         for q in again:
-            for key in q.articles[:1]:
-                articles[key] = self.bank.articles[key].url
+            title, url = self.bank.main_link(q)
+            articles[q.articles[0] if q.articles else title] = url
         elapsed = (clock.now() - self.started_at).total_seconds()
         return {
             "rated": len(self.done),

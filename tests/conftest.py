@@ -36,7 +36,7 @@ def make_bank(target: Path, questions: str | None = None) -> Path:
     """A bank with the shipped catalogs and data, and the given questions (default: the
     mini fixture)."""
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("articles.yaml", "companies.yaml", "topics.yaml"):
+    for name in ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml"):
         shutil.copy(SHIPPED_BANK / name, target / name)
     shutil.copytree(SHIPPED_BANK / "data", target / "data")
     qdir = target / "questions" / "test"

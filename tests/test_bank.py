@@ -288,3 +288,39 @@ def test_schema_rejects_an_unknown_field(tmp_path: Path) -> None:
     bad[0]["colour"] = "red"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema)
+
+
+BEYOND = """
+- id: t-beyond-guide
+  kind: recall
+  prompt: What does a spinlock trade for lower latency?
+  answer: It burns CPU while it waits instead of sleeping.
+  key_points: [busy waiting]
+  explanation: Worth it only when the critical section is shorter than a context switch.
+  topics: [os-concurrency]
+  articles: []
+  companies:
+    - {key: bytedance, source: 字节跳动-AI-Infra-1.md}
+  references:
+    - {title: "Linux kernel locking guide", url: "https://docs.kernel.org/locking/index.html"}
+  difficulty: 2
+"""
+
+
+def test_a_question_beyond_the_guide_links_to_its_interview_page(tmp_path: Path) -> None:
+    bank = load_bank(make_bank(tmp_path / "b", BEYOND), use_cache=False)
+    q = bank.by_id["t-beyond-guide"]
+    assert bank.module_of(q) == 1
+    _title, url = bank.main_link(q)
+    assert url.startswith("https://caomaolufei.github.io/AIInfraGuide/interview/")
+    assert ("Linux kernel locking guide", "https://docs.kernel.org/locking/index.html") in (
+        bank.links(q)
+    )
+
+
+def test_a_question_with_no_article_and_no_company_is_refused(tmp_path: Path) -> None:
+    text = BEYOND.replace(
+        "  companies:\n    - {key: bytedance, source: 字节跳动-AI-Infra-1.md}\n", ""
+    )
+    [message] = errors_for(tmp_path, text)
+    assert "needs at least one article or one company tag" in message

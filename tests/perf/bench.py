@@ -125,7 +125,7 @@ def make_bank(target: Path, count: int, seed: int = 7) -> Path:
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    for name in ("articles.yaml", "companies.yaml", "topics.yaml"):
+    for name in ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml"):
         shutil.copy(SHIPPED / name, target / name)
     shutil.copytree(SHIPPED / "data", target / "data")
     rng = random.Random(seed)

@@ -47,9 +47,8 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
         ]
     explanation = zh.explanation if zh and zh.explanation else q.explanation
     parts += ["", "**Why**", "", explanation, "", "**Read more**", ""]
-    for key in q.articles:
-        article = app.bank.articles[key]
-        parts.append(f"- [{article.title_zh if zh else article.title_en}]({article.url})")
+    for title, url in app.bank.links(q, "zh" if zh else "en"):
+        parts.append(f"- [{title}]({url})")
     if q.companies:
         parts += [
             "",

@@ -315,7 +315,7 @@ class StudyScreen(Screen[None]):
         current = self.session.current if self.session else None
         if current is None:
             return
-        url = self.qapp.bank.articles[current.question.articles[0]].url
+        _title, url = self.qapp.bank.main_link(current.question)
         try:
             webbrowser.open(url)
             self.notify(f"Opening {url}", timeout=3)

@@ -27,16 +27,15 @@ def chips(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
 
 
 def article_links(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
-    """One clickable line per linked article (OSC 8 hyperlinks where the terminal has them)."""
+    """One clickable line per link: articles, then interview pages and references (OSC 8
+    hyperlinks where the terminal has them)."""
     text = Text()
-    for index, key in enumerate(q.articles):
-        article = bank.articles[key]
-        title = article.title_zh if lang == "zh" else article.title_en
+    for index, (title, url) in enumerate(bank.links(q, lang)):
         if index:
             text.append("\n")
         text.append("→ ", style="dim")
-        text.append(title, style=f"underline link {article.url}")
-        text.append(f"  {article.url}", style=f"dim link {article.url}")
+        text.append(title, style=f"underline link {url}")
+        text.append(f"  {url}", style=f"dim link {url}")
     return text
 
 
