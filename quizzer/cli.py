@@ -36,11 +36,11 @@ class QuizzerGroup(click.Group):
             return super().invoke(ctx)
         except StoreError as exc:
             fail(str(exc))
-        except sqlite3.DatabaseError as exc:
-            fail(
-                f"the progress database is damaged or unreadable ({exc}). Nothing was changed; "
-                "restore a backup with `quizzer restore FILE`."
-            )
+        except sqlite3.Error as exc:
+            from quizzer.dbopen import explain
+            from quizzer.paths import db_path
+
+            fail(explain(exc, db_path(), "use"))
 
 
 @click.group(cls=QuizzerGroup, invoke_without_command=True)

@@ -17,32 +17,45 @@ from quizzer.cli_common import fail, open_bank
     required=True,
     help="apkg: the bank as an Anki deck; csv/json: your review history.",
 )
-@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-def export(fmt: str, out: Path) -> None:
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace OUT if it already exists.")
+def export(fmt: str, out: Path, force: bool) -> None:
     """Export the bank as an Anki deck, or your review history as CSV or JSON."""
+    from quizzer.outfile import check_output, staged_output
+    from quizzer.paths import db_path
+
+    check_output(out, force=force, live_db=db_path())
     if fmt == "apkg":
         from quizzer.anki import export_apkg
 
         bank = open_bank()
-        count = export_apkg(bank, bank.questions, out)
+        with staged_output(out) as tmp:
+            count = export_apkg(bank, bank.questions, tmp)
         click.echo(f"wrote {count} notes to {out}")
         return
     from quizzer.cli_study import open_progress
     from quizzer.transfer import export_csv, export_json
 
-    store = open_progress()
-    count = (export_csv if fmt == "csv" else export_json)(store, out)
+    store = open_progress(create=False)
+    with staged_output(out) as tmp:
+        count = (export_csv if fmt == "csv" else export_json)(store, tmp)
     click.echo(f"wrote {count} reviews to {out}")
 
 
 @click.command()
-@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-def backup(out: Path) -> None:
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace OUT if it already exists.")
+def backup(out: Path, force: bool) -> None:
     """Copy your whole progress database to OUT (safe while quizzer runs)."""
     from quizzer.cli_study import open_progress
+    from quizzer.outfile import check_output
+    from quizzer.paths import db_path
     from quizzer.transfer import backup as do_backup
 
-    store = open_progress()
+    check_output(out, force=force, live_db=db_path())
+    store = open_progress(create=False)
+    if not store.exists:
+        fail(f"there is no progress at {db_path()} yet; nothing to back up")
     do_backup(store, out)
     click.echo(f"backed up {store.review_count()} reviews to {out}")
 
@@ -62,6 +75,8 @@ def restore(source: Path, yes: bool) -> None:
     except StoreError as exc:
         fail(f"not restored: {exc}")
     target = db_path()
+    if target.exists() and target.resolve() == source.resolve():
+        fail(f"not restored: {source} is the progress database itself")
     if (
         not yes
         and target.exists()
@@ -71,9 +86,11 @@ def restore(source: Path, yes: bool) -> None:
     ):
         fail("not restored", 1)
     try:
-        do_restore(source, target)
+        moved = do_restore(source, target)
     except StoreError as exc:
         fail(f"not restored: {exc}")
+    if moved:
+        click.echo(f"the unusable progress file was kept as {moved}")
     click.echo(f"restored {count} reviews from {source}")
 
 

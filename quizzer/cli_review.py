@@ -30,7 +30,7 @@ def weak(by: str, limit: int, as_json: bool) -> None:
     from quizzer.weakness import weaknesses
 
     bank = open_bank()
-    store = open_progress()
+    store = open_progress(create=False)
     rows = weaknesses(bank, store, clock.now(), by)[:limit]
     if as_json:
         echo_json([row.as_json() for row in rows])

@@ -9,12 +9,13 @@ import click
 from quizzer.cli_common import echo_json, fail, open_bank
 
 
-def open_progress() -> Any:
-    """Open the progress DB or exit 1 with the store's message."""
+def open_progress(*, create: bool = True) -> Any:
+    """Open the progress DB or exit 1 with the store's message. Read-only commands pass
+    ``create=False``: a missing DB then reads as empty and nothing is created."""
     from quizzer.store import StoreError, open_store
 
     try:
-        return open_store()
+        return open_store(create=create)
     except StoreError as exc:
         fail(str(exc))
 
@@ -23,7 +24,7 @@ def card_json(question_id: str) -> dict[str, Any] | None:
     """The FSRS card of a question as JSON, or None when it was never reviewed."""
     from quizzer.scheduling import card_summary
 
-    store = open_progress()
+    store = open_progress(create=False)
     try:
         row = store.card(question_id)
         if row is None:
@@ -137,7 +138,7 @@ def register(group: click.Group) -> None:
         from quizzer.stats import summary
 
         bank = open_bank()
-        store = open_progress()
+        store = open_progress(create=False)
         data = summary(bank, store, clock.now())
         if as_json:
             echo_json(data)
@@ -224,7 +225,7 @@ def parse_setting(key: str, raw: str) -> object:
 @click.argument("value", required=False)
 def settings_command(key: str | None, value: str | None) -> None:
     """Show your settings, or set one: quizzer settings desired_retention 0.85."""
-    store = open_progress()
+    store = open_progress(create=value is not None)
     if key is None:
         for name, (_, default, help_text) in SETTINGS.items():
             current = store.setting(name, default)

@@ -141,6 +141,11 @@ def applied(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in rows]
 
 
+def names() -> list[str]:
+    """Every step this program knows, in order."""
+    return [name for name, _ in STEPS]
+
+
 def pending(conn: sqlite3.Connection) -> list[str]:
     """Steps not yet applied."""
     done = set(applied(conn))

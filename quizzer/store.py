@@ -20,6 +20,20 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer import migrations
 from quizzer.clock import iso
+from quizzer.dbopen import (
+    BUSY_TIMEOUT_MS,
+    StoreError,
+    check_ours,
+    check_version,
+    connect,
+    explain,
+    folder_read_only,
+    is_damage,
+    prepare_path,
+    readonly_uri,
+)
+
+__all__ = ["BUSY_TIMEOUT_MS", "CardRow", "Store", "StoreError", "open_store"]
 
 if TYPE_CHECKING:
     from fsrs import Card
@@ -27,14 +41,8 @@ if TYPE_CHECKING:
 # fsrs (and quizzer.scheduling) are imported where cards are read or written, not here: the
 # app opens the store before its first frame and should not pay for them then.
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-BUSY_TIMEOUT_MS = 15000
 LEECH_LAPSES = 8
 """A question forgotten this many times is a leech, as in Anki."""
-
-
-class StoreError(Exception):
-    """The progress database cannot be used; the message says why and what to do."""
 
 
 @dataclass
@@ -84,51 +92,42 @@ class CardRow:
         return self.lapses >= LEECH_LAPSES
 
 
-def _check_file(path: Path, deep: bool = False) -> None:
-    """Refuse a file that is not a healthy quizzer database, without writing to it."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
-        raise StoreError(
-            f"{path} is not a quizzer database (not an SQLite file). It was left untouched; "
-            "point --db / QUIZZER_DB at another file, or move this one away."
-        )
-    # Reading the schema catches a smashed file cheaply; the full integrity check (which reads
-    # every page) runs only where it is worth its cost: before a restore, and on request.
-    check = None
+def _open(path: Path, create: bool) -> sqlite3.Connection | None:
+    """The live connection to the DB at ``path``, checked: ours, healthy enough to read, and of
+    a schema this program knows. None when the file does not exist and ``create`` is False."""
+    exists = prepare_path(path, create)
+    if not exists and not create:
+        return None
+    read_only = folder_read_only(path)
+    # In a read-only folder SQLite cannot make the -shm file a WAL database needs; nobody can
+    # be writing there either, so a read-only command reads the file as it stands.
+    frozen = read_only and not create
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-            if deep:
-                check = conn.execute("PRAGMA quick_check").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"{path} is damaged ({exc}). It was left untouched; restore a backup with "
-            "`quizzer restore FILE`, or move it away to start afresh."
-        ) from None
-    if check and check[0] != "ok":
-        raise StoreError(
-            f"{path} is damaged (integrity check: {check[0]}). It was left untouched; "
-            "restore a backup with `quizzer restore FILE`."
-        )
-    if tables and "_sqlite_migrations" not in tables:
-        raise StoreError(
-            f"{path} is an SQLite database of another program (tables: "
-            f"{', '.join(sorted(tables)[:5])}). It was left untouched."
-        )
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
+        if frozen:
+            conn = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None)
+        else:
+            conn = connect(path)
+    except sqlite3.Error as exc:
+        raise StoreError(explain(exc, path)) from None
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        check_ours(tables, path)
+        check_version(migrations.applied(conn), migrations.names(), path)
+        if not frozen:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.Error as exc:
+        conn.close()
+        if read_only and not is_damage(exc):
+            raise StoreError(
+                f"could not open {path} for writing: its folder {path.parent} is read-only "
+                f"({exc}). Nothing was changed; point --db / QUIZZER_DB at a writable place."
+            ) from None
+        raise StoreError(explain(exc, path)) from None
+    except StoreError:
+        conn.close()
+        raise
     return conn
 
 
@@ -157,21 +156,23 @@ def _iso(moment: datetime) -> str:
 class Store:
     """Access to one progress database."""
 
-    def __init__(self, path: Path | str, *, memory: bool = False) -> None:
+    def __init__(self, path: Path | str, *, memory: bool = False, create: bool = True) -> None:
+        """Open the DB at ``path``. With ``create=False`` (read-only commands) a missing file
+        is not created: the store is an empty one in memory, and nothing is written to disk."""
         self.path = Path(path) if not memory else Path(":memory:")
+        conn = None if memory else _open(self.path, create)
+        self.exists = conn is not None
+        """Whether a database file backs this store (False for memory and missing files)."""
+        if conn is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None)
+        self.conn = conn
         try:
-            if memory:
-                conn = sqlite3.connect(":memory:", isolation_level=None)
-            else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                _check_file(self.path)
-                conn = _connect(self.path)
-            self.conn = conn
             if migrations.pending(conn):
                 with self.write():
                     migrations.apply(conn)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(explain(exc, self.path, "upgrade")) from None
 
     def close(self) -> None:
         """Close the connection."""
@@ -185,25 +186,21 @@ class Store:
             return
         try:
             self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"the database is busy or read-only ({exc})") from None
+        except sqlite3.Error as exc:
+            raise StoreError(explain(exc, self.path, "save to")) from None
         try:
             yield self.conn
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             self._rollback()
-            raise StoreError(
-                f"could not save to {self.path}: {exc}. Nothing was recorded "
-                "from this step; free some space and try again."
-            ) from None
+            raise StoreError(explain(exc, self.path, "save to")) from None
         except BaseException:
             self._rollback()
             raise
         try:
             self.conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise StoreError(f"could not save to {self.path}: {exc}") from None
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise StoreError(explain(exc, self.path, "save to")) from None
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
@@ -457,8 +454,9 @@ class Store:
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-def open_store(path: Path | None = None) -> Store:
-    """Open (creating if needed) the progress DB at ``path`` or paths.db_path()."""
+def open_store(path: Path | None = None, *, create: bool = True) -> Store:
+    """Open the progress DB at ``path`` or paths.db_path(), creating it if needed unless
+    ``create`` is False (then a missing DB reads as an empty one and nothing is created)."""
     from quizzer.paths import db_path
 
-    return Store(path or db_path())
+    return Store(path or db_path(), create=create)

@@ -11,9 +11,13 @@ import json
 import os
 import sqlite3
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from quizzer.dbcheck import check_backup_file
+from quizzer.dbopen import explain, prepare_path, readonly_uri
+from quizzer.outfile import staged_output
 from quizzer.scheduling import (
     Grade,
     SchedulerSettings,
@@ -23,7 +27,7 @@ from quizzer.scheduling import (
     review,
     state_name,
 )
-from quizzer.store import Store, StoreError, _check_file
+from quizzer.store import Store, StoreError
 
 EXPORT_FORMAT = "quizzer-reviews"
 EXPORT_VERSION = 1
@@ -70,46 +74,49 @@ def export_csv(store: Store, out: Path) -> int:
 
 
 def backup(store: Store, out: Path) -> None:
-    """A consistent copy of the whole progress DB (SQLite's online backup)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".partial")
-    tmp.unlink(missing_ok=True)
-    target = sqlite3.connect(tmp)
-    try:
-        store.conn.backup(target)
-    finally:
-        target.close()
-    os.replace(tmp, out)
+    """A consistent copy of the whole progress DB (SQLite's online backup), written to a
+    temporary file beside ``out`` and renamed, so a failure leaves no partial file."""
+    with staged_output(out) as tmp:
+        target = sqlite3.connect(tmp)
+        try:
+            store.conn.backup(target)
+            # A backup is one self-contained file: no -wal needed beside it to read it.
+            target.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            target.close()
 
 
 def check_backup(path: Path) -> int:
-    """Raise StoreError unless ``path`` is a healthy quizzer DB; returns its review count."""
+    """Raise StoreError unless ``path`` is a quizzer DB that is safe to restore (see
+    quizzer.dbcheck); returns its review count."""
     if not path.is_file():
-        raise StoreError(f"{path}: no such file")
+        raise StoreError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     if path.stat().st_size == 0:
         raise StoreError(f"{path} is empty, not a quizzer backup")
-    _check_file(path, deep=True)
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-        if not {"reviews", "cards", "_sqlite_migrations"} <= tables:
-            raise StoreError(f"{path} is not a quizzer backup (tables: {sorted(tables)})")
-        return int(conn.execute("SELECT count(*) FROM reviews").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path} cannot be read: {exc}") from None
-    finally:
-        conn.close()
+    return check_backup_file(path)
 
 
-def restore(source: Path, db: Path) -> int:
-    """Replace the progress DB at ``db`` with the backup ``source``, all or nothing."""
-    count = check_backup(source)
-    db.parent.mkdir(parents=True, exist_ok=True)
+RESTORED_TABLES = ("reviews", "cards", "sessions", "settings", "review_days")
+"""Copied in this order: reviews first, so the review_days triggers settle before review_days
+itself is copied over."""
+
+
+def restore(source: Path, db: Path) -> str | None:
+    """Replace the progress at ``db`` with the backup ``source``, all or nothing.
+
+    Refused while any other quizzer has ``db`` open (found through SQLite's locks), so a
+    running session can never save into a history that restore then replaces. The copy goes
+    through SQLite inside one exclusive transaction. If the current file cannot be read
+    (damaged, or not a quizzer DB), it is moved aside, never deleted; the new name is
+    returned."""
+    check_backup(source)
+    prepare_path(db, create=True)
     handle, name = tempfile.mkstemp(prefix=".restore-", suffix=".db", dir=db.parent)
     os.close(handle)
     staged = Path(name)
+    moved: str | None = None
     try:
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        src = sqlite3.connect(readonly_uri(source), uri=True)
         dst = sqlite3.connect(staged)
         try:
             src.backup(dst)
@@ -117,23 +124,80 @@ def restore(source: Path, db: Path) -> int:
             src.close()
             dst.close()
         Store(staged).close()  # migrate the staged copy to the current schema
-        if db.exists():
-            old = Store(db)
-            old.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            old.close()
-        for suffix in ("-wal", "-shm"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
-        os.replace(staged, db)
+        if not db.exists():
+            os.replace(staged, db)
+            return None
+        problem = unusable(db)
+        if problem is not None:
+            moved = move_aside(db)
+            os.replace(staged, db)
+            return moved
+        Store(db).close()  # bring the current DB to the same schema before copying into it
+        _copy_into(staged, db)
     finally:
-        staged.unlink(missing_ok=True)
-        for suffix in ("-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", "-journal"):
             Path(str(staged) + suffix).unlink(missing_ok=True)
-    return count
+    return moved
+
+
+def unusable(db: Path) -> str | None:
+    """Why the DB at ``db`` cannot be used as a quizzer DB (damaged, not ours), or None."""
+    try:
+        Store(db, create=False).close()
+    except StoreError as exc:
+        text = str(exc)
+        if "damaged" in text or "not a quizzer database" in text or "another program" in text:
+            return text
+        raise
+    return None
+
+
+def move_aside(db: Path) -> str:
+    """Rename a DB that cannot be used (and its -wal/-shm) out of the way; never delete it."""
+    from quizzer.clock import now
+
+    stamp = now().strftime("%Y%m%dT%H%M%S")
+    target = db.with_name(f"{db.name}.damaged-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = db.with_name(f"{db.name}.damaged-{stamp}-{n}")
+    for suffix in ("-wal", "-shm"):
+        side = Path(str(db) + suffix)
+        if side.exists():
+            os.replace(side, Path(str(target) + suffix))
+    os.replace(db, target)
+    return str(target)
+
+
+def _copy_into(staged: Path, db: Path) -> None:
+    conn = sqlite3.connect(str(db), timeout=0, isolation_level=None)
+    try:
+        conn.execute("ATTACH DATABASE ? AS incoming", [str(staged)])
+        try:
+            conn.execute("PRAGMA main.locking_mode = EXCLUSIVE")
+            conn.execute("BEGIN EXCLUSIVE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError(
+                    f"{db} is in use by another quizzer (the app, a drill or a mock). Nothing "
+                    "was changed; close it and run restore again."
+                ) from None
+            raise StoreError(explain(exc, db, "restore into")) from None
+        try:
+            for table in RESTORED_TABLES:
+                conn.execute(f"DELETE FROM main.{table}")
+                conn.execute(f"INSERT INTO main.{table} SELECT * FROM incoming.{table}")
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise StoreError(explain(exc, db, "restore into")) from None
+    finally:
+        conn.close()
 
 
 def rebuild_cards(store: Store, question_ids: set[str]) -> None:
     """Recompute cards from their full review history (fuzz off, so it is deterministic)."""
-    from datetime import datetime
 
     scheduler = make_scheduler(SchedulerSettings(fuzz=False))
     with store.write() as conn:
@@ -187,10 +251,57 @@ def rebuild_cards(store: Store, question_ids: set[str]) -> None:
             )
 
 
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+INT64 = 2**63 - 1
+
+
+def _field_problem(row: dict[str, Any], earliest: datetime, latest: datetime) -> str | None:
+    """What is wrong with one exported review, or None. Types are checked exactly: the
+    values go straight into SQLite and later into the scheduler."""
+    from quizzer.clock import ClockError, parse_utc
+    from quizzer.dbcheck import MAX_TEXT
+
+    for name in ("uid", "question_id", "reviewed_at"):
+        value = row.get(name)
+        if not isinstance(value, str) or not value or len(value) > 200:
+            return f"{name!r} must be a non-empty string of at most 200 characters"
+    try:
+        when = parse_utc(row["reviewed_at"])
+    except (ClockError, ValueError, OverflowError):
+        return f"'reviewed_at' is not an ISO 8601 time: {row['reviewed_at']!r}"
+    if not earliest <= when <= latest:
+        return f"'reviewed_at' {row['reviewed_at']!r} is not a plausible review time"
+    rating = row.get("rating")
+    if isinstance(rating, bool) or rating not in (1, 2, 3, 4):
+        return f"'rating' must be 1, 2, 3 or 4 (got {rating!r})"
+    answer = row.get("answer")
+    if answer is not None and (not isinstance(answer, str) or len(answer) > MAX_TEXT):
+        return f"'answer' must be text of at most {MAX_TEXT} characters, or null"
+    if row.get("correct") not in (None, True, False, 0, 1):
+        return f"'correct' must be true, false or null (got {row.get('correct')!r})"
+    for name, low, high in (("duration_ms", 0, 10**9), ("seed", -INT64, INT64)):
+        value = row.get(name)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
+        ):
+            return f"{name!r} must be an integer from {low} to {high}, or null (got {value!r})"
+    mode = row.get("mode")
+    if mode is not None and (not isinstance(mode, str) or len(mode) > 40):
+        return "'mode' must be a short string, or null"
+    return None
+
+
 def import_reviews(store: Store, source: Path) -> tuple[int, int]:
     """Merge reviews from an exported JSON file; returns (added, already present)."""
+
+    from quizzer.clock import iso, now, parse_utc
+
     try:
+        if source.stat().st_size > MAX_IMPORT_BYTES:
+            raise StoreError(f"{source}: larger than {MAX_IMPORT_BYTES // 2**20} MB; not imported")
         data = json.loads(source.read_text("utf-8"))
+    except RecursionError:
+        raise StoreError(f"{source}: JSON nested too deeply; not a quizzer review export") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise StoreError(f"{source}: not a readable JSON file ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
@@ -198,24 +309,23 @@ def import_reviews(store: Store, source: Path) -> tuple[int, int]:
     rows = data.get("reviews")
     if not isinstance(rows, list):
         raise StoreError(f"{source}: 'reviews' must be a list")
-    from quizzer.clock import parse_utc
-
+    earliest = datetime(2000, 1, 1, tzinfo=UTC)
+    latest = now() + timedelta(days=1)
     clean = []
     for index, row in enumerate(rows):
-        try:
-            uid = str(row["uid"])
-            qid = str(row["question_id"])
-            when = parse_utc(str(row["reviewed_at"]))
-            rating = int(row["rating"])
-            if rating not in (1, 2, 3, 4):
-                raise ValueError("rating must be 1-4")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StoreError(f"{source}: review #{index + 1} is malformed ({exc})") from None
-        clean.append((uid, qid, when, rating, row))
+        problem = (
+            _field_problem(row, earliest, latest)
+            if isinstance(row, dict)
+            else "each review must be a JSON object"
+        )
+        if problem is not None:
+            raise StoreError(
+                f"{source}: review #{index + 1} is malformed: {problem}. Nothing was imported."
+            )
+        when = parse_utc(row["reviewed_at"])
+        clean.append((row["uid"], row["question_id"], when, row["rating"], row))
     added = 0
     touched: set[str] = set()
-    from quizzer.clock import iso
-
     with store.write() as conn:
         for uid, qid, when, rating, row in clean:
             cursor = conn.execute(
@@ -227,7 +337,7 @@ def import_reviews(store: Store, source: Path) -> tuple[int, int]:
                     iso(when),
                     rating,
                     row.get("answer"),
-                    row.get("correct"),
+                    None if row.get("correct") is None else int(row["correct"]),
                     row.get("duration_ms"),
                     row.get("seed"),
                     row.get("mode") or "import",

@@ -103,7 +103,11 @@ class DashboardScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="dashboard")
     def refresh_data(self) -> None:
-        """Recompute every number on the screen (in a thread, with its own connection)."""
+        """Recompute every number on the screen (in a thread, with its own connection).
+
+        A second SQLite connection in this process is safe: SQLite shares one set of file
+        locks between all its connections to a file. What is never safe is opening the DB
+        file any other way (see quizzer.dbopen)."""
         from quizzer.bank import BankError
         from quizzer.stats import dashboard_data
         from quizzer.store import Store
