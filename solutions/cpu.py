@@ -138,6 +138,7 @@ def avx512_peak_flops(cores: int, ghz: float, fma_units: int, dtype: str) -> dic
     return {
         "answer": cores * hz * per_cycle_core,
         "lanes": lanes,
+        "per_fma": 2 * lanes,
         "per_cycle_core": per_cycle_core,
         "per_core": hz * per_cycle_core,
     }
