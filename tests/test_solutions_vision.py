@@ -225,7 +225,7 @@ def test_drawn_problems_are_sensible():
         for q in bank.questions
         if q.kind == "numeric" and q.solution.startswith("solutions.vision.")
     ]
-    assert len(ids) >= 14
+    assert len(ids) >= 19
     for qid in ids:
         q = (
             bank.by_id[qid]
@@ -245,4 +245,4 @@ def test_drawn_problems_are_sensible():
                 assert -1 < attempt.answer <= 1, (qid, seed)
             if q.solution.endswith(".conv_output_size"):
                 assert attempt.answer >= 1, (qid, seed, attempt.params)
-    assert any(path.exists() for path in FILES)
+    assert all(path.exists() for path in FILES)
