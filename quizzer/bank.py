@@ -7,9 +7,11 @@ question, checks every cross-reference, and returns all diagnostics together.
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
 import os
 import pickle
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +36,16 @@ from quizzer.models import (
 
 CATALOGS = ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml")
 QUESTIONS_DIR = "questions"
+MODULE_FOLDERS = ("prerequisites", "cuda", "distributed", "inference")
+LAYOUT = f"questions/<module>/<topic>.yaml (module: {', '.join(MODULE_FOLDERS)})"
+"""Where question files live; the wheel's package-data glob ``questions/*/*.yaml`` ships them."""
+MAX_FILE_BYTES = 2 * 2**20
+"""The largest bank file read (the biggest shipped question file is about 160 KB)."""
+MAX_FOLDER_DEPTH = 8
+"""How deep under questions/ misplaced files are still looked for (and reported)."""
+SYMLINK_REFUSED = "is a symbolic link; the bank reads no links (put the file itself here)"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 @dataclass(frozen=True, order=True)
@@ -46,6 +58,8 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
+        if self.line == 0:  # about the whole file
+            return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}:{self.col}: {self.message}"
 
 
@@ -140,10 +154,11 @@ class BankError(Exception):
 
 
 def display_path(path: Path) -> str:
-    """A path as shown in messages: relative to the working directory when inside it."""
+    """A path as shown in messages: relative to the working directory when inside it. The last
+    part is not resolved, so a symbolic link (even one in a loop) is named as itself."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 
@@ -153,10 +168,61 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def question_files(root: Path) -> list[Path]:
-    """Every question file under the bank, in a stable order."""
+def question_files(root: Path, errors: _Collector | None = None) -> list[Path]:
+    """Every question file under the bank, in a stable order: exactly
+    ``questions/<folder>/<name>.yaml``, the layout the wheel's package-data globs ship.
+
+    YAML files anywhere else under questions/ (directly in it, in deeper folders, named .yml)
+    and symbolic links are not read; each is reported to ``errors``. Links are never followed,
+    so the walk cannot loop or leave the bank. Hidden entries (``.name``) are skipped, as the
+    package-data globs skip them."""
+    collect = errors if errors is not None else _Collector()
     base = root / QUESTIONS_DIR
-    found = list(base.rglob("*.yaml")) + list(base.rglob("*.yml"))
+    try:
+        info = os.lstat(base)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        collect.add_file(base, f"cannot read: {exc.strerror}")
+        return []
+    if stat.S_ISLNK(info.st_mode):
+        collect.add_file(base, SYMLINK_REFUSED)
+        return []
+    if not stat.S_ISDIR(info.st_mode):
+        collect.add_file(base, "is not a folder")
+        return []
+    found: list[Path] = []
+    pending = [(base, 0)]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            collect.add_file(folder, f"cannot read: {exc.strerror}")
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = Path(entry.path)
+            if entry.is_symlink():
+                collect.add_file(path, SYMLINK_REFUSED)
+            elif entry.is_dir(follow_symlinks=False):
+                if depth + 1 < MAX_FOLDER_DEPTH:
+                    pending.append((path, depth + 1))
+                else:
+                    collect.add_file(
+                        path, f"folders nest too deep; question files live at {LAYOUT}"
+                    )
+            elif path.suffix.lower() in (".yaml", ".yml"):
+                if path.suffix != ".yaml":
+                    collect.add_file(
+                        path, f"not read: a question file ends in .yaml; they live at {LAYOUT}"
+                    )
+                elif depth != 1:
+                    collect.add_file(path, f"not read: question files live at {LAYOUT}")
+                else:
+                    found.append(path)
     return sorted(found)
 
 
@@ -169,15 +235,94 @@ class _Collector:
     def add(self, path: Path, line: int, col: int, message: str) -> None:
         self.items.append(Diagnostic(display_path(path), line, col, message))
 
+    def add_file(self, path: Path, message: str) -> None:
+        """A problem with a whole file (shown as ``path: message``)."""
+        self.items.append(Diagnostic(display_path(path), 0, 0, message))
 
-def _read(path: Path, errors: _Collector) -> Located | None:
+
+class SourceProblem(Exception):
+    """A bank file cannot be read safely; the message says why."""
+
+
+def _check_kind(info: os.stat_result, limit: int, private: bool) -> None:
+    mode = info.st_mode
+    if stat.S_ISLNK(mode):
+        raise SourceProblem(SYMLINK_REFUSED)
+    if stat.S_ISDIR(mode):
+        raise SourceProblem("is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a named pipe (FIFO)"
+            if stat.S_ISFIFO(mode)
+            else "a socket"
+            if stat.S_ISSOCK(mode)
+            else "a device"
+        )
+        raise SourceProblem(f"is {kind}, not a regular file; the bank reads only plain files")
+    if info.st_size > limit:
+        raise SourceProblem(
+            f"is {info.st_size / 2**20:.1f} MB; a bank file may be at most "
+            f"{limit / 2**20:g} MB (split it)"
+        )
+    if private and hasattr(os, "getuid") and (info.st_uid != os.getuid() or mode & 0o022):
+        raise SourceProblem("is not owned by you alone")
+
+
+def read_bank_file(path: Path, limit: int = MAX_FILE_BYTES, *, private: bool = False) -> bytes:
+    """The bytes of ``path``, read only if it is a regular file (never through a symbolic
+    link, never a FIFO or device) of at most ``limit`` bytes; otherwise SourceProblem. With
+    ``private``, the file must also belong to the current user and be writable by no one else.
+    Bounded in time and memory whatever the path is."""
     try:
-        text = path.read_text("utf-8")
+        _check_kind(os.lstat(path), limit, private)
+        # O_NOFOLLOW and O_NONBLOCK: if the path was swapped for a link or a FIFO since lstat,
+        # opening fails or returns at once, and fstat below refuses it.
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise SourceProblem("file not found") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceProblem(SYMLINK_REFUSED) from None
+        raise SourceProblem(f"cannot read: {exc.strerror}") from None
+    try:
+        _check_kind(os.fstat(fd), limit, private)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise SourceProblem(f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise SourceProblem(f"is larger than {limit / 2**20:g} MB (split it)")
+    return b"".join(chunks)
+
+
+def _read_sources(root: Path, files: list[Path], errors: _Collector) -> dict[Path, bytes]:
+    """The bytes of every catalog and question file that can be read safely; the others are
+    reported to ``errors``."""
+    sources: dict[Path, bytes] = {}
+    for path in [root / name for name in CATALOGS] + files:
+        if path.parent == root and not os.path.lexists(path):
+            errors.add(path, 1, 1, f"missing catalog {path.name}")
+            continue
+        try:
+            sources[path] = read_bank_file(path)
+        except SourceProblem as exc:
+            errors.add_file(path, str(exc))
+    return sources
+
+
+def _parse(path: Path, data: bytes, errors: _Collector) -> Located | None:
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         errors.add(path, 1, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-        return None
-    except OSError as exc:
-        errors.add(path, 1, 1, f"cannot read: {exc.strerror}")
         return None
     from quizzer.yamlsrc import YamlProblem, load_located
 
@@ -249,14 +394,16 @@ def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
     return []
 
 
-def _load_catalog(root: Path, name: str, top: str, errors: _Collector) -> tuple[Any, Located]:
+def _load_catalog(
+    root: Path, name: str, top: str, sources: dict[Path, bytes], errors: _Collector
+) -> tuple[Any, Located]:
     from quizzer.yamlsrc import Located
 
     path = root / name
-    if not path.exists():
-        errors.add(path, 1, 1, f"missing catalog {name}")
+    data = sources.get(path)
+    if data is None:  # missing or unreadable: already reported
         return [], Located(data=None)
-    doc = _read(path, errors)
+    doc = _parse(path, data, errors)
     if doc is None:
         return [], Located(data=None)
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get(top), list):
@@ -265,9 +412,11 @@ def _load_catalog(root: Path, name: str, top: str, errors: _Collector) -> tuple[
     return doc.data[top], doc
 
 
-def _interviews(root: Path, errors: _Collector) -> dict[str, InterviewPage]:
+def _interviews(
+    root: Path, sources: dict[Path, bytes], errors: _Collector
+) -> dict[str, InterviewPage]:
     pages: dict[str, InterviewPage] = {}
-    rows, doc = _load_catalog(root, "interviews.yaml", "interviews", errors)
+    rows, doc = _load_catalog(root, "interviews.yaml", "interviews", sources, errors)
     for index, row in enumerate(rows):
         try:
             page = InterviewPage.model_validate(row)
@@ -279,7 +428,7 @@ def _interviews(root: Path, errors: _Collector) -> dict[str, InterviewPage]:
 
 
 def _catalogs(
-    root: Path, errors: _Collector
+    root: Path, sources: dict[Path, bytes], errors: _Collector
 ) -> tuple[dict[str, Article], dict[str, Company], list[Module], dict[str, Topic], dict[str, str]]:
     articles: dict[str, Article] = {}
     companies: dict[str, Company] = {}
@@ -290,7 +439,7 @@ def _catalogs(
         ("articles.yaml", "articles", Article, articles),
         ("companies.yaml", "companies", Company, companies),
     ):
-        rows, doc = _load_catalog(root, name, top, errors)
+        rows, doc = _load_catalog(root, name, top, sources, errors)
         for index, row in enumerate(rows):
             try:
                 item = model.model_validate(row)
@@ -301,7 +450,7 @@ def _catalogs(
                 line, col = doc.where((top, index))
                 errors.add(root / name, line, col, f"duplicate key {item.key!r}")
             table[item.key] = item  # type: ignore[assignment]
-    rows, doc = _load_catalog(root, "topics.yaml", "modules", errors)
+    rows, doc = _load_catalog(root, "topics.yaml", "modules", sources, errors)
     for index, row in enumerate(rows):
         try:
             module = Module.model_validate(row)
@@ -410,14 +559,14 @@ def _check_refs(
             )
 
 
-def _fingerprint(root: Path, files: list[Path]) -> str:
+def _fingerprint(root: Path, sources: dict[Path, bytes]) -> str:
+    """A digest of the version and of every file's name and content."""
     digest = hashlib.sha256(__version__.encode())
-    for path in [root / name for name in CATALOGS] + files:
-        digest.update(str(path.relative_to(root)).encode())
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(b"<unreadable>")
+    for path, data in sources.items():
+        name = str(path.relative_to(root)).encode()
+        for part in (name, data):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
     return digest.hexdigest()
 
 
@@ -438,17 +587,24 @@ def load_bank(
     problem. A clean load is cached, keyed by the content of every file, so any edit is seen."""
     from quizzer.paths import bank_dir
 
-    root = (root or bank_dir()).resolve()
-    if not root.is_dir():
-        raise BankError([Diagnostic(str(root), 1, 1, "question bank directory not found")])
-    files = question_files(root)
-    fingerprint = _fingerprint(root, files) if use_cache else ""
-    if use_cache and os.environ.get("QUIZZER_NO_CACHE") is None:
+    given = root or bank_dir()
+    try:
+        root = given.resolve()
+        found = root.is_dir()
+    except (OSError, RuntimeError):
+        root, found = given, False
+    if not found:
+        raise BankError([Diagnostic(str(given), 0, 0, "question bank directory not found")])
+    errors = _Collector()
+    files = question_files(root, errors)
+    sources = _read_sources(root, files, errors)
+    fingerprint = _fingerprint(root, sources) if use_cache and not errors.items else ""
+    if fingerprint and os.environ.get("QUIZZER_NO_CACHE") is None:
         cached = _read_cache(root, fingerprint)
         if cached is not None:
             return cached
-    bank = _load_uncached(root, files, progress)
-    if use_cache:
+    bank = _load_uncached(root, files, sources, errors, progress)
+    if fingerprint:
         _write_cache(root, fingerprint, bank)
     return bank
 
@@ -478,11 +634,14 @@ def _write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
 
 
 def _load_uncached(
-    root: Path, files: list[Path], progress: Callable[[int, int], None] | None = None
+    root: Path,
+    files: list[Path],
+    sources: dict[Path, bytes],
+    errors: _Collector,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Bank:
-    errors = _Collector()
-    articles, companies, modules, topics, topic_chapter = _catalogs(root, errors)
-    interviews = _interviews(root, errors)
+    articles, companies, modules, topics, topic_chapter = _catalogs(root, sources, errors)
+    interviews = _interviews(root, sources, errors)
     questions: list[AnyQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
@@ -490,7 +649,10 @@ def _load_uncached(
     for done, path in enumerate(files, 1):
         if progress is not None:
             progress(done, len(files))
-        doc = _read(path, errors)
+        data = sources.get(path)
+        if data is None:  # unreadable: already reported
+            continue
+        doc = _parse(path, data, errors)
         if doc is None:
             continue
         if doc.data is None:

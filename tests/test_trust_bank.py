@@ -1,0 +1,267 @@
+"""Trust boundaries of the question bank: what a hostile or broken file in the bank (or in the
+cache) can make quizzer do. Each test plants one such file and checks the user gets a located
+message, in bounded time and memory, and that nothing is executed or written where it should
+not be."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from quizzer.bank import BankError, load_bank
+from tests.conftest import make_bank
+from tests.test_bank import GOOD
+
+LAYOUT = "questions/<module>/<topic>.yaml (module: prerequisites, cuda, distributed, inference)"
+
+
+def problems(bank: Path, *, seconds: float = 5.0) -> list[str]:
+    """Every diagnostic of loading ``bank`` (which must fail), loaded in-process in a thread that
+    must finish within ``seconds`` (so a load that hangs fails the test instead of hanging it)."""
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            load_bank(bank, use_cache=False)
+            outcome.append("loaded")
+        except BankError as exc:
+            outcome.append([str(d) for d in exc.diagnostics])
+        except BaseException as exc:  # a traceback is a failure too
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"loading the bank did not finish within {seconds} s"
+    [result] = outcome
+    assert isinstance(result, list), f"expected BankError, got {result!r}"
+    return result
+
+
+def qdir(bank: Path) -> Path:
+    return bank / "questions" / "test"
+
+
+# --- item 8: bounded loading -------------------------------------------------------------
+
+ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+)
+
+
+def test_alias_bomb_is_refused_quickly_in_little_memory(tmp_path: Path) -> None:
+    assert len(ALIAS_BOMB.encode()) < 1024  # 9**9 = 387 million "lol"s once expanded
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "bomb.yaml").write_text(ALIAS_BOMB, "utf-8")
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        found = problems(bank)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - started < 5
+    assert peak < 100 * 2**20, f"peak {peak / 2**20:.0f} MB"
+    [message] = found
+    assert message.endswith(
+        "bomb.yaml:2:8: YAML alias '*a' is not allowed: question files never need anchors (&) "
+        "or aliases (*); write the value out"
+    ), message
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("- &a [*a]\n", ":1:7:"), ("&a\n- *a\n", ":2:3:"), ("- &a {k: *a}\n", ":1:10:")],
+    ids=["list-in-itself", "document-in-itself", "mapping-in-itself"],
+)
+def test_recursive_alias_is_a_located_message_not_a_traceback(
+    tmp_path: Path, text: str, where: str
+) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "loop.yaml").write_text(text, "utf-8")
+    [message] = problems(bank)
+    assert f"loop.yaml{where} YAML alias '*a' is not allowed" in message, message
+
+
+def test_even_a_harmless_alias_in_a_question_is_refused_at_the_alias(tmp_path: Path) -> None:
+    text = GOOD.replace("topics: [prefill-decode]", "topics: &t [prefill-decode]").replace(
+        "topics: [kv-cache]", "topics: *t"
+    )
+    [message] = problems(make_bank(tmp_path / "b", text))
+    assert "mini.yaml:16:11: YAML alias '*t' is not allowed" in message, message
+
+
+def test_nesting_deeper_than_64_levels_is_refused(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "deep.yaml").write_text("- " * 500 + "x\n", "utf-8")
+    [message] = problems(bank)
+    assert "deep.yaml:1:" in message and "nested more than 64 levels deep" in message, message
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_symlink_to_dev_zero_is_not_read(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "zero.yaml").symlink_to("/dev/zero")
+    tracemalloc.start()
+    try:
+        found = problems(bank)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 2**20
+    [message] = found
+    assert message.endswith(
+        "zero.yaml: is a symbolic link; the bank reads no links (put the file itself here)"
+    ), message
+
+
+def test_symlink_to_a_big_file_outside_the_bank_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "secret.yaml"
+    outside.write_text("- id: secret\n" * 10, "utf-8")
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "link.yaml").symlink_to(outside)
+    [message] = problems(bank)
+    assert message.endswith(
+        "link.yaml: is a symbolic link; the bank reads no links (put the file itself here)"
+    )
+
+
+def test_symlink_loop_is_a_message_not_a_traceback(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "x.yaml").symlink_to("y.yaml")
+    (qdir(bank) / "y.yaml").symlink_to("x.yaml")
+    found = problems(bank)
+    assert len(found) == 2
+    assert found[0].endswith(
+        "x.yaml: is a symbolic link; the bank reads no links (put the file itself here)"
+    )
+    assert found[1].endswith(
+        "y.yaml: is a symbolic link; the bank reads no links (put the file itself here)"
+    )
+
+
+def test_symlinked_folder_is_not_followed(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (bank / "questions" / "again").symlink_to(bank / "questions")  # would loop if followed
+    [message] = problems(bank)
+    assert message.endswith(
+        "again: is a symbolic link; the bank reads no links (put the file itself here)"
+    )
+
+
+def test_symlinked_catalog_is_not_read(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    real = tmp_path / "topics-elsewhere.yaml"
+    (bank / "topics.yaml").rename(real)
+    (bank / "topics.yaml").symlink_to(real)
+    found = problems(bank)
+    assert any(
+        m.endswith(
+            "topics.yaml: is a symbolic link; the bank reads no links (put the file itself here)"
+        )
+        for m in found
+    ), found
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifo_named_like_a_question_file_does_not_hang(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    fifo = qdir(bank) / "x.yaml"
+    os.mkfifo(fifo)
+    try:
+        [message] = problems(bank, seconds=5)
+    finally:
+        # If the loader ever blocks opening the FIFO for reading, opening the other end frees it.
+        with contextlib.suppress(OSError):
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert message.endswith(
+        "x.yaml: is a named pipe (FIFO), not a regular file; the bank reads only plain files"
+    ), message
+
+
+def test_oversized_question_file_is_refused_without_parsing(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "huge.yaml").write_text("# padding\n" * 300_000, "utf-8")  # 3 MB
+    started = time.perf_counter()
+    [message] = problems(bank)
+    assert time.perf_counter() - started < 5
+    assert message.endswith("huge.yaml: is 2.9 MB; a bank file may be at most 2 MB (split it)"), (
+        message
+    )
+
+
+def test_validate_reports_a_planted_fifo_and_alias_and_exits_1(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    bank = make_bank(tmp_path / "b", GOOD)
+    (qdir(bank) / "bomb.yaml").write_text(ALIAS_BOMB, "utf-8")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(qdir(bank) / "pipe.yaml")
+    result = cli("--bank", str(bank), "validate")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "bomb.yaml:2:8: YAML alias '*a' is not allowed" in result.output
+    if hasattr(os, "mkfifo"):
+        assert "pipe.yaml: is a named pipe (FIFO)" in result.output
+
+
+# --- item 9: only the layout the wheel ships -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("relative", "message"),
+    [
+        ("questions/x.yaml", f"not read: question files live at {LAYOUT}"),
+        ("questions/a/b/x.yaml", f"not read: question files live at {LAYOUT}"),
+        ("questions/test/x.yml", f"not read: a question file ends in .yaml; they live at {LAYOUT}"),
+        (
+            "questions/test/x.YAML",
+            f"not read: a question file ends in .yaml; they live at {LAYOUT}",
+        ),
+    ],
+    ids=["directly-in-questions", "two-folders-deep", "yml-extension", "upper-case-extension"],
+)
+def test_question_file_outside_the_shipped_layout_is_refused(
+    tmp_path: Path, relative: str, message: str
+) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    target = bank / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(GOOD.replace("q-one", "q-three").replace("q-two", "q-four"), "utf-8")
+    [found] = problems(bank)
+    assert found.endswith(f"{Path(relative)}: {message}"), found
+
+
+def test_files_in_the_layout_and_other_files_still_load(tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    (bank / "questions" / "README.md").write_text("notes\n", "utf-8")
+    (qdir(bank) / ".draft.yaml").write_text("- [broken\n", "utf-8")  # hidden: not shipped, not read
+    other = bank / "questions" / "cuda"
+    other.mkdir()
+    (other / "more.yaml").write_text(
+        GOOD.replace("q-one", "q-three").replace("q-two", "q-four"), "utf-8"
+    )
+    loaded = load_bank(bank, use_cache=False)
+    assert loaded.files == ["questions/cuda/more.yaml", "questions/test/mini.yaml"]
+
+
+def test_package_data_globs_ship_every_question_file_the_loader_reads(tmp_path: Path) -> None:
+    import tomllib
+
+    from quizzer.bank import question_files
+    from tests.conftest import ROOT, SHIPPED_BANK
+
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+        "package-data"
+    ]["question_bank"]
+    for bank in (SHIPPED_BANK, make_bank(tmp_path / "b", GOOD)):
+        shipped = {path for pattern in globs for path in bank.glob(pattern)}
+        read = question_files(bank)
+        assert read, bank
+        assert set(read) <= shipped, sorted(set(read) - shipped)
+    # and no glob ships a question file the loader would refuse
+    assert not [g for g in globs if g.startswith("questions/") and g != "questions/*/*.yaml"]
