@@ -6,16 +6,19 @@ question, checks every cross-reference, and returns all diagnostics together.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import errno
 import hashlib
+import json
 import os
-import pickle
 import stat
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -27,10 +30,19 @@ from quizzer.models import (
     OPTION_LETTERS,
     AnyQuestion,
     Article,
+    Chapter,
+    ChoiceQuestion,
     Company,
+    CompanyTag,
     InterviewPage,
     Module,
+    NumericQuestion,
+    ParamSpec,
+    RecallQuestion,
+    Reference,
+    Strict,
     Topic,
+    ZhBlock,
     question_adapter,
 )
 
@@ -44,6 +56,15 @@ MAX_FILE_BYTES = 2 * 2**20
 MAX_FOLDER_DEPTH = 8
 """How deep under questions/ misplaced files are still looked for (and reported)."""
 SYMLINK_REFUSED = "is a symbolic link; the bank reads no links (put the file itself here)"
+CACHE_FORMAT = "quizzer-bank-cache/1"
+"""Names the cache file's JSON layout; a file with any other is ignored."""
+MAX_CACHE_BYTES = 256 * 2**20
+_QUESTION_MODELS: dict[str, type[AnyQuestion]] = {
+    "recall": RecallQuestion,
+    "choice": ChoiceQuestion,
+    "numeric": NumericQuestion,
+}
+_M = TypeVar("_M", bound=Strict)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -574,7 +595,7 @@ def _cache_file(root: Path) -> Path:
     from quizzer.paths import cache_dir
 
     tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-    return cache_dir() / f"bank-{tag}.pickle"
+    return cache_dir() / f"bank-{tag}.json"
 
 
 def load_bank(
@@ -610,27 +631,143 @@ def load_bank(
 
 
 def _read_cache(root: Path, fingerprint: str) -> Bank | None:
+    """The cached bank if the cache file is ours and was written for exactly these files.
+
+    The cache is JSON: reading it runs no code whatever it holds. It is read only if it is a
+    regular file of the current user that no one else can write, and used only if its format
+    and fingerprint match and every record has exactly its model's fields; anything else (a
+    corrupt, truncated, planted or stale file) is ignored and the bank is parsed again."""
     try:
-        with _cache_file(root).open("rb") as handle:
-            stored_print, bank = pickle.load(handle)
-    except Exception:
+        payload = json.loads(read_bank_file(_cache_file(root), MAX_CACHE_BYTES, private=True))
+        if (
+            not isinstance(payload, dict)
+            or payload.get("format") != CACHE_FORMAT
+            or payload.get("fingerprint") != fingerprint
+        ):
+            return None
+        return _bank_from_json(root, payload["bank"])
+    except Exception:  # whatever is wrong with the file, it only costs a parse
         return None
-    if stored_print != fingerprint or not isinstance(bank, Bank):
-        return None
-    bank.root = root
-    return bank
 
 
 def _write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
+    """Store a clean load for next time, if it survives the JSON round trip unchanged."""
+    payload = {"format": CACHE_FORMAT, "fingerprint": fingerprint, "bank": _bank_to_json(bank)}
+    try:
+        blob = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        # A value JSON cannot carry exactly (a YAML date, bytes, a non-string key) would come
+        # back different: then the bank is simply not cached.
+        if _bank_from_json(root, json.loads(blob)["bank"]) != bank:
+            return
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return
     target = _cache_file(root)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as handle:
-            pickle.dump((fingerprint, bank), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, target)
+        # A new file of our own (O_EXCL, mode 0600), renamed over the old cache: nothing that
+        # was planted at either name is ever opened for writing.
+        fd, tmp = tempfile.mkstemp(prefix=f"{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(blob.encode("utf-8"))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
     except OSError:
         pass  # A cache that cannot be written only costs speed.
+
+
+def _bank_to_json(bank: Bank) -> dict[str, Any]:
+    return {
+        "questions": [q.model_dump() for q in bank.questions],
+        "articles": [a.model_dump() for a in bank.articles.values()],
+        "companies": [c.model_dump() for c in bank.companies.values()],
+        "modules": [m.model_dump() for m in bank.modules],
+        "interviews": [i.model_dump() for i in bank.interviews.values()],
+        "locations": {key: [loc.path, loc.line] for key, loc in bank.locations.items()},
+        "files": bank.files,
+        "previous": bank.previous,
+    }
+
+
+@cache
+def _field_names(model: type[Strict]) -> frozenset[str]:
+    return frozenset(model.model_fields)
+
+
+def _construct(model: type[_M], values: dict[str, Any]) -> _M:
+    """A model from its own dump, without validating it again (the bank was validated before
+    it was cached, and the round trip was checked). Every field must be there and nothing
+    else. This is what unpickling a model does (``__setstate__``), minus any code execution;
+    it is several times faster than ``model_construct``."""
+    if values.keys() != _field_names(model):
+        raise ValueError(f"cached {model.__name__} has other fields")
+    made = model.__new__(model)
+    made.__setstate__(
+        {
+            "__dict__": values,
+            "__pydantic_fields_set__": set(values),
+            "__pydantic_extra__": None,
+            "__pydantic_private__": None,
+        }
+    )
+    return made
+
+
+def _question_from_json(values: dict[str, Any]) -> AnyQuestion:
+    model = _QUESTION_MODELS[values["kind"]]
+    values["companies"] = [_construct(CompanyTag, tag) for tag in values["companies"]]
+    values["references"] = [_construct(Reference, ref) for ref in values["references"]]
+    if values["zh"] is not None:
+        values["zh"] = _construct(ZhBlock, values["zh"])
+    if model is NumericQuestion:
+        params = {}
+        for name, spec in values["params"].items():
+            if spec["range"] is not None:
+                spec["range"] = tuple(spec["range"])
+            params[name] = _construct(ParamSpec, spec)
+        values["params"] = params
+    return _construct(model, values)
+
+
+def _module_from_json(values: dict[str, Any]) -> Module:
+    chapters = []
+    for chapter in values["chapters"]:
+        chapter["topics"] = [_construct(Topic, topic) for topic in chapter["topics"]]
+        chapters.append(_construct(Chapter, chapter))
+    values["chapters"] = chapters
+    return _construct(Module, values)
+
+
+def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
+    articles = [_construct(Article, row) for row in data["articles"]]
+    companies = [_construct(Company, row) for row in data["companies"]]
+    interviews = [_construct(InterviewPage, row) for row in data["interviews"]]
+    modules = [_module_from_json(row) for row in data["modules"]]
+    topics: dict[str, Topic] = {}
+    topic_chapter: dict[str, str] = {}
+    for module in modules:
+        for chapter in module.chapters:
+            for topic in chapter.topics:
+                topics[topic.key] = topic
+                topic_chapter[topic.key] = chapter.key
+    return Bank(
+        root=root,
+        questions=[_question_from_json(row) for row in data["questions"]],
+        articles={a.key: a for a in articles},
+        companies={c.key: c for c in companies},
+        modules=modules,
+        topics=topics,
+        topic_chapter=topic_chapter,
+        locations={
+            key: SourceLoc(str(path), int(line)) for key, (path, line) in data["locations"].items()
+        },
+        files=[str(name) for name in data["files"]],
+        previous={str(old): str(new) for old, new in data["previous"].items()},
+        interviews={page.file: page for page in interviews},
+    )
 
 
 def _load_uncached(

@@ -78,9 +78,6 @@ class Preset(Mapping[str, Any]):
         """A copy with some fields overridden."""
         return Preset(self._kind, self._key, {**self._fields, **changes})
 
-    def __reduce__(self) -> Any:
-        return (Preset, (self._kind, self._key, self._fields))
-
 
 @cache
 def _load_presets(path: str) -> dict[str, dict[str, Any]]:

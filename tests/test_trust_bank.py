@@ -265,3 +265,170 @@ def test_package_data_globs_ship_every_question_file_the_loader_reads(tmp_path: 
         assert set(read) <= shipped, sorted(set(read) - shipped)
     # and no glob ships a question file the loader would refuse
     assert not [g for g in globs if g.startswith("questions/") and g != "questions/*/*.yaml"]
+
+
+# --- item 5: the parse cache is JSON, never unpickled ------------------------------------
+
+
+def cache_files(tmp_path: Path) -> list[Path]:
+    """The bank cache files in this test's cache directory (conftest sets QUIZZER_CACHE)."""
+    return sorted((tmp_path / "cache").glob("bank-*"))
+
+
+class _Planted:
+    """Unpickling this runs a shell command that creates ``marker``."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_planted_pickle_in_the_cache_directory_is_never_executed(
+    tmp_path: Path, cli, mini_bank: Path
+) -> None:  # type: ignore[no-untyped-def]
+    import pickle
+
+    from quizzer.bank import _cache_file
+
+    marker = tmp_path / "pwned"
+    target = _cache_file(mini_bank.resolve())
+    target.parent.mkdir(parents=True)
+    blob = pickle.dumps(("fingerprint", _Planted(marker)))
+    # at the cache's own name, and at the name the pickle cache used to have
+    target.write_bytes(blob)
+    target.with_suffix(".pickle").write_bytes(blob)
+    result = cli("list", "--json")
+    assert result.exit_code == 0, result.output
+    assert "t-recall-one" in result.output
+    assert not marker.exists(), "a planted pickle was executed"
+    # the planted file was ignored and replaced by a real cache, which is JSON
+    assert target.read_bytes().startswith(b'{"format":"quizzer-bank-cache/1"')
+
+
+def test_cached_bank_equals_the_parsed_bank_including_interview_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizzer import bank as bank_module
+    from tests.conftest import SHIPPED_BANK
+
+    parsed = load_bank(SHIPPED_BANK)
+    assert len(cache_files(tmp_path)) == 1
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the bank was parsed again instead of read from the cache")
+
+    monkeypatch.setattr(bank_module, "_load_uncached", no_parsing)
+    cached = load_bank(SHIPPED_BANK)
+    assert cached == parsed
+    assert cached.interviews and cached.interviews == parsed.interviews
+    assert cached.by_id.keys() == parsed.by_id.keys()
+    numeric = next(q for q in cached.questions if q.kind == "numeric")
+    assert numeric == parsed.by_id[numeric.id]
+    # a cached question behaves like a parsed one
+    assert cached.content_hash(numeric) == parsed.content_hash(parsed.by_id[numeric.id])
+    assert cached.links(cached.questions[0]) == parsed.links(parsed.questions[0])
+
+
+def test_loading_from_the_cache_is_much_faster_than_parsing(tmp_path: Path) -> None:
+    from tests.conftest import SHIPPED_BANK
+
+    def best_of(use_cache: bool) -> float:
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            load_bank(SHIPPED_BANK, use_cache=use_cache)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    parse = best_of(False)
+    load_bank(SHIPPED_BANK)  # writes the cache
+    assert best_of(True) < parse / 3
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "truncated", "other-fingerprint", "missing-field", "wrong-kind", "not-a-dict"],
+)
+def test_corrupt_or_stale_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: str) -> None:
+    import json
+
+    bank_dir = make_bank(tmp_path / "b", GOOD)
+    assert load_bank(bank_dir).by_id["q-one"].prompt == "Why is decode memory-bound?"
+    [cache] = cache_files(tmp_path)
+    good = cache.read_bytes()
+    payload = json.loads(good)
+    if damage == "garbage":
+        cache.write_bytes(b"\x80\x04\x95 not json at all")
+    elif damage == "truncated":
+        cache.write_bytes(good[: len(good) // 2])
+    elif damage == "other-fingerprint":
+        payload["fingerprint"] = "0" * 64
+        payload["bank"]["questions"][0]["prompt"] = "Stale prompt?"
+        cache.write_text(json.dumps(payload), "utf-8")
+    elif damage == "missing-field":
+        del payload["bank"]["questions"][0]["difficulty"]
+        cache.write_text(json.dumps(payload), "utf-8")
+    elif damage == "wrong-kind":
+        payload["bank"]["questions"][0]["kind"] = "essay"
+        cache.write_text(json.dumps(payload), "utf-8")
+    else:
+        payload["bank"] = ["not", "a", "bank"]
+        cache.write_text(json.dumps(payload), "utf-8")
+    bank = load_bank(bank_dir)
+    assert [q.id for q in bank.questions] == ["q-one", "q-two"]
+    assert bank.by_id["q-one"].prompt == "Why is decode memory-bound?"
+    assert bank.by_id["q-one"].difficulty == 2
+    assert cache.read_bytes() == good  # rebuilt
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
+def test_cache_file_others_can_write_is_not_trusted(tmp_path: Path) -> None:
+    import json
+
+    bank_dir = make_bank(tmp_path / "b", GOOD)
+    load_bank(bank_dir)
+    [cache] = cache_files(tmp_path)
+    assert cache.stat().st_mode & 0o077 == 0  # written private
+    payload = json.loads(cache.read_bytes())
+    payload["bank"]["questions"][0]["prompt"] = "Planted prompt?"  # fingerprint still matches
+    cache.write_text(json.dumps(payload), "utf-8")
+    cache.chmod(0o666)
+    assert load_bank(bank_dir).by_id["q-one"].prompt == "Why is decode memory-bound?"
+
+
+def test_cache_write_never_writes_through_a_planted_symlink(tmp_path: Path) -> None:
+    from quizzer.bank import _cache_file
+
+    bank_dir = make_bank(tmp_path / "b", GOOD)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", "utf-8")
+    target = _cache_file(bank_dir.resolve())
+    target.parent.mkdir(parents=True)
+    target.symlink_to(victim)
+    load_bank(bank_dir)
+    assert victim.read_text("utf-8") == "precious\n"
+    assert not target.is_symlink() and target.read_bytes().startswith(b"{")
+    assert load_bank(bank_dir).by_id["q-two"].correct == ["B"]
+
+
+def test_bank_with_a_value_json_cannot_carry_is_not_cached_but_loads(tmp_path: Path) -> None:
+    numeric = """\
+- id: q-num
+  kind: numeric
+  prompt: "How many bytes on {day}?"
+  params:
+    day: {value: 2024-01-02}
+  solution: solutions.inference.weight_bytes
+  unit: GB
+  worked: x
+  explanation: y
+  topics: [kv-cache]
+  articles: [m4-c1-1.1]
+  difficulty: 2
+"""
+    bank_dir = make_bank(tmp_path / "b", numeric)
+    first = load_bank(bank_dir)
+    assert cache_files(tmp_path) == []  # a date would come back from JSON as a string
+    assert load_bank(bank_dir) == first
