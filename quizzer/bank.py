@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -661,6 +660,8 @@ def _write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
             return
     except (TypeError, ValueError, KeyError, AttributeError):
         return
+    import tempfile  # only when a cache is written, not on every start
+
     target = _cache_file(root)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

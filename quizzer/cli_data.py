@@ -104,7 +104,7 @@ def import_reviews(source: Path) -> None:
 def new(kind: str | None, topic: str | None, article: str | None) -> None:
     """Append a valid question stub to the right file (asks for what you leave out)."""
     from quizzer.bank import suggest
-    from quizzer.scaffold import append_stub
+    from quizzer.scaffold import ScaffoldError, append_stub
 
     bank = open_bank()
     if kind is None:
@@ -120,5 +120,8 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
             click.echo(f"unknown article {article!r}{suggest(article, bank.articles)}", err=True)
         article = click.prompt("Article key (see question_bank/articles.yaml)")
     assert topic is not None and article is not None and kind is not None
-    question_id, path, line = append_stub(bank, kind, topic, article)
+    try:
+        question_id, path, line = append_stub(bank, kind, topic, article)
+    except ScaffoldError as exc:
+        fail(str(exc))
     click.echo(f"added {question_id} at {path}:{line}\nEdit it, then run: quizzer validate")

@@ -432,3 +432,153 @@ def test_bank_with_a_value_json_cannot_carry_is_not_cached_but_loads(tmp_path: P
     first = load_bank(bank_dir)
     assert cache_files(tmp_path) == []  # a date would come back from JSON as a string
     assert load_bank(bank_dir) == first
+
+
+# --- item 7: catalog keys are strict, and `quizzer new` writes only inside the bank ----------
+
+ESCAPING_TOPIC = "../../../../outside"
+
+
+def with_catalog_line(bank: Path, name: str, after: str, line: str) -> int:
+    """Insert ``line`` into catalog ``name`` after the first line containing ``after``;
+    returns its 1-based line number."""
+    path = bank / name
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    at = next(i for i, text in enumerate(lines) if after in text) + 1
+    lines.insert(at, line + "\n")
+    path.write_text("".join(lines), "utf-8")
+    return at + 1
+
+
+def files_under(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if p.is_file()}
+
+
+def test_topic_key_that_is_a_path_is_refused_and_new_writes_nothing(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    bank = make_bank(tmp_path / "b", GOOD)
+    line = with_catalog_line(
+        bank,
+        "topics.yaml",
+        "{key: kv-cache,",
+        f'          - {{key: "{ESCAPING_TOPIC}", title_en: x, title_zh: x}}',
+    )
+    before = files_under(tmp_path)
+    checked = cli("--bank", str(bank), "validate")
+    assert checked.exit_code == 1
+    assert (
+        f"topics.yaml:{line}:19: chapters.0.topics.2.key: '{ESCAPING_TOPIC}' is not a valid "
+        "topic key: lower-case letters and digits joined by single hyphens, e.g. kv-cache"
+    ) in checked.output, checked.output
+    made = cli(
+        "--bank", str(bank), "new", "--kind", "recall", "--topic", ESCAPING_TOPIC,
+        "--article", "m4-c1-1.1",
+    )  # fmt: skip
+    assert made.exit_code == 1
+    assert "is not a valid topic key" in made.output
+    assert files_under(tmp_path) == before  # nothing written, inside or outside the bank
+
+
+@pytest.mark.parametrize(
+    ("catalog", "old", "new", "message"),
+    [
+        (
+            "topics.yaml",
+            "      - key: m1-c2",
+            "      - key: m1/../c2",
+            "chapters.1.key: 'm1/../c2' is not a valid chapter key: m<module>-c<chapter> or "
+            "m<module>-beyond",
+        ),
+        (
+            "companies.yaml",
+            "- key: baidu",
+            "- key: Bai du",
+            "key: 'Bai du' is not a valid company key: lower-case letters and digits joined by "
+            "single hyphens, e.g. bytedance",
+        ),
+        (
+            "articles.yaml",
+            "- key: m0-learning-path",
+            "- key: ../m0",
+            "key: '../m0' is not a valid article key: lower-case letters and digits, single - or "
+            ". between",
+        ),
+        (
+            "interviews.yaml",
+            "  company: general",
+            "  company: general/../x",
+            "company: 'general/../x' is not a valid company key: lower-case letters and digits "
+            "joined by single hyphens, e.g. bytedance",
+        ),
+    ],
+    ids=["chapter-key", "company-key", "article-key", "interview-page-company"],
+)
+def test_catalog_keys_must_match_their_pattern(
+    tmp_path: Path, catalog: str, old: str, new: str, message: str
+) -> None:
+    bank = make_bank(tmp_path / "b", GOOD)
+    path = bank / catalog
+    text = path.read_text("utf-8")
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    col = len(new) - len(new.split(": ", 1)[1]) + 1
+    found = problems(bank)
+    assert any(m.endswith(f"{catalog}:{line}:{col}: {message}") for m in found), found
+
+
+def test_new_refuses_a_topic_that_escapes_the_bank_even_if_the_catalog_was_bypassed(
+    tmp_path: Path,
+) -> None:
+    from quizzer.models import Topic
+    from quizzer.scaffold import ScaffoldError, append_stub
+
+    bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
+    # a Topic that never went through validation (as a hand-edited cache could hold)
+    bank.topics[ESCAPING_TOPIC] = Topic.model_construct(
+        key=ESCAPING_TOPIC, title_en="x", title_zh="x"
+    )
+    before = files_under(tmp_path)
+    with pytest.raises(ScaffoldError, match=r"refusing to write outside .*questions/<module>/"):
+        append_stub(bank, "recall", ESCAPING_TOPIC, "m4-c1-1.1")
+    assert files_under(tmp_path) == before
+
+
+def test_new_refuses_a_module_folder_that_links_outside_the_bank(tmp_path: Path) -> None:
+    from quizzer.scaffold import ScaffoldError, append_stub
+
+    bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (bank.root / "questions" / "inference").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(ScaffoldError, match="refusing to write outside"):
+        append_stub(bank, "recall", "kv-cache", "m4-c1-1.1")
+    assert list(outside.iterdir()) == []
+
+
+def test_new_refuses_to_append_through_a_symlinked_question_file(tmp_path: Path) -> None:
+    from quizzer.scaffold import ScaffoldError, append_stub
+
+    bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
+    victim = tmp_path / "victim.yaml"
+    victim.write_text("precious\n", "utf-8")
+    folder = bank.root / "questions" / "inference"
+    folder.mkdir()
+    (folder / "kv-cache.yaml").symlink_to(victim)
+    with pytest.raises(ScaffoldError):
+        append_stub(bank, "recall", "kv-cache", "m4-c1-1.1")
+    assert victim.read_text("utf-8") == "precious\n"
+
+
+def test_new_appends_to_an_existing_topic_file_at_the_reported_line(tmp_path: Path) -> None:
+    from quizzer.scaffold import append_stub
+
+    bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
+    first_id, path, first_line = append_stub(bank, "recall", "kv-cache", "m4-c1-1.1")
+    assert path == bank.root / "questions" / "inference" / "kv-cache.yaml"
+    assert first_line == 2
+    text = path.read_text("utf-8")
+    assert text.splitlines()[first_line - 1] == f"- id: {first_id}"
+    path.write_text(text.rstrip("\n"), "utf-8")  # no final newline
+    second_line = append_stub(bank, "choice", "kv-cache", "m4-c1-1.1")[2]
+    lines = path.read_text("utf-8").splitlines()
+    assert lines[second_line - 1] == f"- id: {first_id}"  # same id: bank not reloaded
+    assert lines[0].startswith("# yaml-language-server:")
