@@ -12,6 +12,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -64,6 +65,9 @@ _QUESTION_MODELS: dict[str, type[AnyQuestion]] = {
     "numeric": NumericQuestion,
 }
 _M = TypeVar("_M", bound=Strict)
+PLACEHOLDER = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
+"""Stub text left in a question: these words, upper-case and whole (so `a todo list`, `TODOs`
+or `sm_XXX` are content). Every stub sentence `quizzer new` writes contains `TODO`."""
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -602,9 +606,13 @@ def load_bank(
     *,
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    allow_placeholders: bool = False,
 ) -> Bank:
     """Load the bank at ``root`` (default: paths.bank_dir()). Raises BankError listing every
-    problem. A clean load is cached, keyed by the content of every file, so any edit is seen."""
+    problem. A clean load is cached, keyed by the content of every file, so any edit is seen.
+
+    ``allow_placeholders`` lets questions with stub text (TODO, ...) load, for `quizzer new`
+    to add another stub beside them; such a load is never cached."""
     from quizzer.paths import bank_dir
 
     given = root or bank_dir()
@@ -623,8 +631,8 @@ def load_bank(
         cached = _read_cache(root, fingerprint)
         if cached is not None:
             return cached
-    bank = _load_uncached(root, files, sources, errors, progress)
-    if fingerprint:
+    bank, unfinished = _load_uncached(root, files, sources, errors, progress, allow_placeholders)
+    if fingerprint and not unfinished:
         _write_cache(root, fingerprint, bank)
     return bank
 
@@ -777,13 +785,16 @@ def _load_uncached(
     sources: dict[Path, bytes],
     errors: _Collector,
     progress: Callable[[int, int], None] | None = None,
-) -> Bank:
+    allow_placeholders: bool = False,
+) -> tuple[Bank, bool]:
+    """The bank parsed from ``sources``, and whether placeholder text was let through."""
     articles, companies, modules, topics, topic_chapter = _catalogs(root, sources, errors)
     interviews = _interviews(root, sources, errors)
     questions: list[AnyQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
     seen_ids: dict[str, SourceLoc] = {}
+    placeholders: list[Diagnostic] = []
     for done, path in enumerate(files, 1):
         if progress is not None:
             progress(done, len(files))
@@ -817,6 +828,7 @@ def _load_uncached(
                 else:
                     seen_ids[raw_id] = SourceLoc(display_path(path), line)
             _check_refs(raw, path, base, doc, articles, companies, topics, errors)
+            placeholders += _placeholders(raw, path, base, doc, data)
             try:
                 q = question_adapter().validate_python(raw)
             except ValidationError as exc:
@@ -834,9 +846,10 @@ def _load_uncached(
             errors.items.append(
                 Diagnostic(loc.path, loc.line, 1, f"previous id {old!r} is still a live id")
             )
-    if errors.items:
-        raise BankError(sorted(errors.items))
-    return Bank(
+    problems = errors.items + ([] if allow_placeholders else placeholders)
+    if problems:
+        raise BankError(sorted(problems))
+    bank = Bank(
         root=root,
         questions=questions,
         articles=articles,
@@ -849,3 +862,50 @@ def _load_uncached(
         previous=previous,
         interviews=interviews,
     )
+    return bank, bool(placeholders)
+
+
+def _strings(value: Any, at: Path_) -> Iterable[tuple[Path_, str]]:
+    if isinstance(value, str):
+        yield at, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, at + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, at + (index,))
+
+
+def _placeholders(
+    raw: dict[str, Any], path: Path, base: Path_, doc: Located, data: bytes
+) -> list[Diagnostic]:
+    """Placeholder words in any text of one question, each at the word itself when it can be
+    found in the source (else at the start of its value)."""
+    found = []
+    lines: list[str] | None = None
+    for at, text in _strings(raw, base):
+        match = PLACEHOLDER.search(text)
+        if match is None:
+            continue
+        word = match.group(1)
+        line, col = doc.where(at)
+        if lines is None:
+            lines = data.decode("utf-8").splitlines()
+        # The word on the value's first line (from its column) or the lines its text spans.
+        for number in range(line, min(line + text.count("\n") + 2, len(lines) + 1)):
+            start = col - 1 if number == line else 0
+            hit = re.compile(rf"\b{word}\b").search(lines[number - 1], start)
+            if hit is not None:
+                line, col = number, hit.start() + 1
+                break
+        where = ".".join(str(part) for part in at[len(base) :])
+        found.append(
+            Diagnostic(
+                display_path(path),
+                line,
+                col,
+                f"placeholder text {word!r} in {where}: write the real text (a question with "
+                "TODO, TBD, FIXME or XXX is not served)",
+            )
+        )
+    return found

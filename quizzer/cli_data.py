@@ -106,7 +106,7 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
     from quizzer.bank import suggest
     from quizzer.scaffold import ScaffoldError, append_stub
 
-    bank = open_bank()
+    bank = open_bank(allow_placeholders=True)  # other stubs may still wait to be filled in
     if kind is None:
         kind = click.prompt(
             "Kind", type=click.Choice(["recall", "choice", "numeric"]), default="recall"
@@ -124,4 +124,7 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
         question_id, path, line = append_stub(bank, kind, topic, article)
     except ScaffoldError as exc:
         fail(str(exc))
-    click.echo(f"added {question_id} at {path}:{line}\nEdit it, then run: quizzer validate")
+    click.echo(
+        f"added {question_id} at {path}:{line}\n"
+        "Replace its TODO text (until then it is not served), then run: quizzer validate"
+    )

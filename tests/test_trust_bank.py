@@ -582,3 +582,111 @@ def test_new_appends_to_an_existing_topic_file_at_the_reported_line(tmp_path: Pa
     lines = path.read_text("utf-8").splitlines()
     assert lines[second_line - 1] == f"- id: {first_id}"  # same id: bank not reloaded
     assert lines[0].startswith("# yaml-language-server:")
+
+
+# --- item 16: stub text is not served ----------------------------------------------------
+
+
+def stub_lines(path: Path) -> list[int]:
+    """1-based lines of a file holding the word TODO."""
+    return [n for n, text in enumerate(path.read_text("utf-8").splitlines(), 1) if "TODO" in text]
+
+
+@pytest.mark.parametrize("kind", ["recall", "choice", "numeric"])
+def test_new_stub_is_refused_by_validate_and_drill_until_its_todo_text_is_replaced(
+    mini_bank: Path, cli, kind: str
+) -> None:  # type: ignore[no-untyped-def]
+    made = cli("new", "--kind", kind, "--topic", "kv-cache", "--article", "m4-c1-1.1")
+    assert made.exit_code == 0, made.output
+    target = mini_bank / "questions" / "inference" / "kv-cache.yaml"
+    checked = cli("validate", "--no-solutions")
+    assert checked.exit_code == 1
+    reported = [line for line in checked.output.splitlines() if "kv-cache.yaml:" in line]
+    expected = stub_lines(target)
+    assert len(reported) == len(expected) >= 2
+    for line, message in zip(expected, reported, strict=True):
+        assert f"kv-cache.yaml:{line}:" in message and "placeholder text 'TODO' in " in message
+    drilled = cli("drill", "--plain", "--id", "kv-cache-new-1", input="x\n3\n")
+    assert drilled.exit_code == 1
+    assert "placeholder text 'TODO'" in drilled.output
+    assert "kv-cache-new-1" not in cli("list", "--json").output
+    # filled in, the same question validates and is served
+    text = target.read_text("utf-8")
+    target.write_text(text.replace("TODO", "Real"), "utf-8")
+    assert cli("validate").exit_code == 0
+    assert "kv-cache-new-1" in cli("list", "--json").output
+
+
+def test_new_still_adds_a_stub_next_to_an_unfilled_one(mini_bank: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    assert (
+        cli("new", "--kind", "recall", "--topic", "kv-cache", "--article", "m4-c1-1.1").exit_code
+        == 0
+    )
+    second = cli("new", "--kind", "choice", "--topic", "kv-cache", "--article", "m4-c1-1.1")
+    assert second.exit_code == 0, second.output
+    assert "added kv-cache-new-2" in second.output
+
+
+def test_a_load_that_let_placeholders_through_is_not_cached(tmp_path: Path) -> None:
+    bank_dir = make_bank(tmp_path / "b", GOOD.replace("Low intensity.", "TBD"))
+    lenient = load_bank(bank_dir, allow_placeholders=True)
+    assert lenient.by_id["q-one"].explanation == "TBD"
+    with pytest.raises(BankError) as info:
+        load_bank(bank_dir)
+    assert [str(d).split("/")[-1] for d in info.value.diagnostics] == [
+        "mini.yaml:6:16: placeholder text 'TBD' in explanation: write the real text (a question "
+        "with TODO, TBD, FIXME or XXX is not served)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        (
+            "prompt: Why is decode memory-bound?",
+            "prompt: Why is decode TBD?",
+            "3:25: placeholder text 'TBD' in prompt",
+        ),
+        (
+            "answer: One token per step.",
+            "answer: |\n    One token per step.\n    FIXME: cite the paper.",
+            "6:5: placeholder text 'FIXME' in answer",
+        ),
+        (
+            "key_points: [GEMV]",
+            "key_points: [GEMV, XXX]",
+            "5:22: placeholder text 'XXX' in key_points.1",
+        ),
+        (
+            "options: [weights, KV cache]",
+            'options: [weights, "KV cache (TODO)"]',
+            "13:33: placeholder text 'TODO' in options.1",
+        ),
+        (
+            "  difficulty: 1\n",
+            "  difficulty: 1\n  zh:\n    prompt: TODO 翻译\n",
+            "20:13: placeholder text 'TODO' in zh.prompt",
+        ),
+        (
+            "  difficulty: 1\n",
+            '  difficulty: 1\n  references:\n    - {title: TBD, url: "https://example.com/"}\n',
+            "20:15: placeholder text 'TBD' in references.0.title",
+        ),
+    ],
+    ids=["prompt", "block-answer", "key-point", "quoted-option", "zh-prompt", "reference-title"],
+)
+def test_placeholder_words_are_refused_at_the_word(
+    tmp_path: Path, old: str, new: str, where: str
+) -> None:
+    assert old in GOOD
+    [message] = problems(make_bank(tmp_path / "b", GOOD.replace(old, new, 1)))
+    assert f"mini.yaml:{where}: write the real text" in message, message
+
+
+def test_lower_case_or_longer_words_are_not_placeholders(tmp_path: Path) -> None:
+    text = GOOD.replace(
+        "explanation: Low intensity.",
+        'explanation: "Low intensity: a todo list, TODOs, XXXL batches, sm_XXX, Todo."',
+    )
+    bank = load_bank(make_bank(tmp_path / "b", text), use_cache=False)
+    assert "TODOs" in bank.by_id["q-one"].explanation
