@@ -690,3 +690,15 @@ def test_lower_case_or_longer_words_are_not_placeholders(tmp_path: Path) -> None
     )
     bank = load_bank(make_bank(tmp_path / "b", text), use_cache=False)
     assert "TODOs" in bank.by_id["q-one"].explanation
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_preset_data_file_linked_to_dev_zero_is_reported_not_read(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    bank = make_bank(tmp_path / "b")  # the mini fixture: numeric questions drawing model presets
+    (bank / "data" / "models.yaml").unlink()
+    (bank / "data" / "models.yaml").symlink_to("/dev/zero")
+    started = time.perf_counter()
+    result = cli("--bank", str(bank), "validate")
+    assert time.perf_counter() - started < 30
+    assert result.exit_code == 1
+    assert "models.yaml: is a symbolic link; the bank reads no links" in result.output
