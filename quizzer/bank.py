@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
+from pydantic_core import from_json  # pydantic's JSON parser: plain data, ~1.4x json.loads
 
 if TYPE_CHECKING:
     from quizzer.yamlsrc import Located, Path_
@@ -645,7 +646,7 @@ def _read_cache(root: Path, fingerprint: str) -> Bank | None:
     and fingerprint match and every record has exactly its model's fields; anything else (a
     corrupt, truncated, planted or stale file) is ignored and the bank is parsed again."""
     try:
-        payload = json.loads(read_bank_file(_cache_file(root), MAX_CACHE_BYTES, private=True))
+        payload = from_json(read_bank_file(_cache_file(root), MAX_CACHE_BYTES, private=True))
         if (
             not isinstance(payload, dict)
             or payload.get("format") != CACHE_FORMAT
@@ -664,7 +665,7 @@ def _write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
         blob = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         # A value JSON cannot carry exactly (a YAML date, bytes, a non-string key) would come
         # back different: then the bank is simply not cached.
-        if _bank_from_json(root, json.loads(blob)["bank"]) != bank:
+        if _bank_from_json(root, from_json(blob)["bank"]) != bank:
             return
     except (TypeError, ValueError, KeyError, AttributeError):
         return
