@@ -66,9 +66,13 @@ _QUESTION_MODELS: dict[str, type[AnyQuestion]] = {
     "numeric": NumericQuestion,
 }
 _M = TypeVar("_M", bound=Strict)
-PLACEHOLDER = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
+_WORD = "(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
+PLACEHOLDER = re.compile(_WORD.format("(TODO|TBD|FIXME|XXX)"))
 """Stub text left in a question: these words, upper-case and whole (so `a todo list`, `TODOs`
-or `sm_XXX` are content). Every stub sentence `quizzer new` writes contains `TODO`."""
+or `sm_XXX` are content; next to Chinese text, `翻译TODO`, they still count). Every stub
+sentence `quizzer new` writes contains `TODO`."""
+_PLACEHOLDER_HINT = re.compile(rb"TODO|TBD|FIXME|XXX")
+"""The words anywhere in a file's bytes (fast: no look-around), to skip files without them."""
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -807,6 +811,9 @@ def _load_uncached(
             continue
         if doc.data is None:
             continue
+        # Only a file whose text has a placeholder word needs each of its strings searched.
+        unfinished_file = _PLACEHOLDER_HINT.search(data) is not None
+        shown = display_path(path)  # once per file, not per question (it resolves the path)
         if not isinstance(doc.data, list):
             errors.add(path, 1, 1, "a question file is a list of questions (start items with '- ')")
             continue
@@ -827,9 +834,10 @@ def _load_uncached(
                         f"duplicate id {raw_id!r} (also at {first.path}:{first.line})",
                     )
                 else:
-                    seen_ids[raw_id] = SourceLoc(display_path(path), line)
+                    seen_ids[raw_id] = SourceLoc(shown, line)
             _check_refs(raw, path, base, doc, articles, companies, topics, errors)
-            placeholders += _placeholders(raw, path, base, doc, data)
+            if unfinished_file:
+                placeholders += _placeholders(raw, path, base, doc, data)
             try:
                 q = question_adapter().validate_python(raw)
             except ValidationError as exc:
@@ -839,7 +847,7 @@ def _load_uncached(
                 continue
             for old in q.previous_ids:
                 previous[old] = q.id
-            locations[q.id] = SourceLoc(display_path(path), line)
+            locations[q.id] = SourceLoc(shown, line)
             questions.append(q)
     for old, new in previous.items():
         if old in locations:
@@ -895,7 +903,7 @@ def _placeholders(
         # The word on the value's first line (from its column) or the lines its text spans.
         for number in range(line, min(line + text.count("\n") + 2, len(lines) + 1)):
             start = col - 1 if number == line else 0
-            hit = re.compile(rf"\b{word}\b").search(lines[number - 1], start)
+            hit = re.compile(_WORD.format(word)).search(lines[number - 1], start)
             if hit is not None:
                 line, col = number, hit.start() + 1
                 break

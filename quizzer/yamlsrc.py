@@ -122,8 +122,10 @@ def load_located(text: str) -> Located:
         located = Located(data=None)
         if root is None:
             return located
+        # An alias needs an anchor (&name): without one, no node can be met twice.
+        seen: set[int] | None = set() if "&" in text else None
         try:
-            located.data = _build(loader, root, (), located, set())
+            located.data = _build(loader, root, (), located, seen)
         except _AliasFound:
             raise _alias_problem(text) from None
         except RecursionError:
@@ -158,19 +160,22 @@ def _alias_problem(text: str) -> YamlProblem:
     )
 
 
-def _build(loader: SafeLoader, node: yaml.Node, path: Path_, out: Located, seen: set[int]) -> Any:
+def _build(
+    loader: SafeLoader, node: yaml.Node, path: Path_, out: Located, seen: set[int] | None
+) -> Any:
     # Without aliases the node graph is a tree; a node met twice is an alias, and following it
     # could expand exponentially (or forever, for a value that contains itself).
-    if id(node) in seen:
-        raise _AliasFound
-    seen.add(id(node))
+    if seen is not None:
+        if id(node) in seen:
+            raise _AliasFound
+        seen.add(id(node))
     out.values[path] = _pos(node.start_mark)
-    if len(path) > MAX_DEPTH:
-        line, col = _pos(node.start_mark)
-        raise YamlProblem(f"nested more than {MAX_DEPTH} levels deep", line, col)
     if node.tag not in SAFE_TAGS:
         line, col = _pos(node.start_mark)
         raise YamlProblem(f"tag {node.tag!r} is not allowed (only plain YAML data)", line, col)
+    if len(path) >= MAX_DEPTH and isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        line, col = _pos(node.start_mark)
+        raise YamlProblem(f"nested more than {MAX_DEPTH} levels deep", line, col)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:

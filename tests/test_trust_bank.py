@@ -664,8 +664,8 @@ def test_a_load_that_let_placeholders_through_is_not_cached(tmp_path: Path) -> N
         ),
         (
             "  difficulty: 1\n",
-            "  difficulty: 1\n  zh:\n    prompt: TODO 翻译\n",
-            "20:13: placeholder text 'TODO' in zh.prompt",
+            "  difficulty: 1\n  zh:\n    prompt: 哪个随上下文增长？翻译TODO\n",
+            "20:24: placeholder text 'TODO' in zh.prompt",
         ),
         (
             "  difficulty: 1\n",
