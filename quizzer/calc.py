@@ -23,7 +23,6 @@ from typing import Any
 
 from quizzer.models import NumericQuestion, ParamSpec
 from quizzer.units import UnitError, parse_unit
-from quizzer.yamlsrc import safe_load
 
 
 class CalcError(ValueError):
@@ -78,14 +77,23 @@ class Preset(Mapping[str, Any]):
         """A copy with some fields overridden."""
         return Preset(self._kind, self._key, {**self._fields, **changes})
 
-    def __reduce__(self) -> Any:
-        return (Preset, (self._kind, self._key, self._fields))
-
 
 @cache
 def _load_presets(path: str) -> dict[str, dict[str, Any]]:
-    data = safe_load(Path(path).read_text("utf-8")) or {}
-    presets = data.get("presets", {})
+    from quizzer.bank import SourceProblem, read_bank_file
+    from quizzer.yamlsrc import YamlProblem, load_located
+
+    # The same bounded reading as the question files: a regular file of at most 2 MB, no
+    # link, no FIFO, no YAML alias.
+    try:
+        data = load_located(read_bank_file(Path(path)).decode("utf-8")).data or {}
+    except SourceProblem as exc:
+        raise CalcError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise CalcError(f"{path}: not UTF-8 text") from None
+    except YamlProblem as exc:
+        raise CalcError(f"{path}:{exc.line}:{exc.col}: {exc.message}") from None
+    presets = data.get("presets", {}) if isinstance(data, dict) else None
     if not isinstance(presets, dict):
         raise CalcError(f"{path}: expected a mapping under 'presets'")
     return presets
@@ -96,7 +104,7 @@ def presets(kind: str, bank_root: Path | None = None) -> dict[str, dict[str, Any
     from quizzer.paths import bank_dir
 
     root = bank_root or bank_dir()
-    return _load_presets(str((root / "data" / f"{kind}.yaml").resolve()))
+    return _load_presets(str(root.resolve() / "data" / f"{kind}.yaml"))
 
 
 def preset(kind: str, key: str, bank_root: Path | None = None) -> Preset:

@@ -17,10 +17,10 @@ def fail(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-def open_bank() -> Bank:
-    """Load the bank or exit 1 listing every problem."""
+def open_bank(*, allow_placeholders: bool = False) -> Bank:
+    """Load the bank or exit 1 listing every problem (``allow_placeholders``: see load_bank)."""
     try:
-        return load_bank()
+        return load_bank(allow_placeholders=allow_placeholders)
     except BankError as exc:
         for diagnostic in exc.diagnostics:
             click.echo(str(diagnostic), err=True)

@@ -121,9 +121,9 @@ def import_reviews(source: Path) -> None:
 def new(kind: str | None, topic: str | None, article: str | None) -> None:
     """Append a valid question stub to the right file (asks for what you leave out)."""
     from quizzer.bank import suggest
-    from quizzer.scaffold import append_stub
+    from quizzer.scaffold import ScaffoldError, append_stub
 
-    bank = open_bank()
+    bank = open_bank(allow_placeholders=True)  # other stubs may still wait to be filled in
     if kind is None:
         kind = click.prompt(
             "Kind", type=click.Choice(["recall", "choice", "numeric"]), default="recall"
@@ -137,5 +137,11 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
             click.echo(f"unknown article {article!r}{suggest(article, bank.articles)}", err=True)
         article = click.prompt("Article key (see question_bank/articles.yaml)")
     assert topic is not None and article is not None and kind is not None
-    question_id, path, line = append_stub(bank, kind, topic, article)
-    click.echo(f"added {question_id} at {path}:{line}\nEdit it, then run: quizzer validate")
+    try:
+        question_id, path, line = append_stub(bank, kind, topic, article)
+    except ScaffoldError as exc:
+        fail(str(exc))
+    click.echo(
+        f"added {question_id} at {path}:{line}\n"
+        "Replace its TODO text (until then it is not served), then run: quizzer validate"
+    )

@@ -7,6 +7,7 @@ question_bank/README.md and question_bank/question.schema.json are generated fro
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -23,8 +24,23 @@ from pydantic import (
 ID_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
 """Ids are stable kebab-case: lower-case letters, digits and single hyphens (dots allowed)."""
 
+KEY_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+"""Topic and company keys: kebab-case, lower-case letters and digits joined by single hyphens.
+A topic key names a file (questions/<module>/<topic>.yaml), so nothing else may appear in it."""
+CHAPTER_PATTERN = r"^m[0-9]+-(?:c[0-9]+|beyond)$"
+"""Chapter keys: ``m<module>-c<chapter>``, or ``m<module>-beyond`` for topics beyond the guide."""
+
 OPTION_LETTERS = "ABCDEFGHI"
 """Choice options are labelled A, B, C … in order; at most nine, so keys 1–9 can pick them."""
+
+
+def _check_key(value: str, pattern: str, what: str) -> str:
+    if re.fullmatch(pattern, value) is None:
+        raise ValueError(f"{value!r} is not a valid {what}")
+    return value
+
+
+_KEBAB = "key: lower-case letters and digits joined by single hyphens"
 
 
 class Strict(BaseModel):
@@ -269,6 +285,14 @@ class Article(Strict):
 
     key: str
     """Stable key, e.g. `m4-c1-1.1`; chapter pages are `m<module>-c<chapter>`."""
+
+    @field_validator("key")
+    @classmethod
+    def _key_pattern(cls, value: str) -> str:
+        return _check_key(
+            value, ID_PATTERN, "article key: lower-case letters and digits, single - or . between"
+        )
+
     kind: Literal["article", "chapter"]
     """`chapter` for a chapter landing page, `article` otherwise."""
     module: int
@@ -290,6 +314,12 @@ class Company(Strict):
 
     key: str
     """Stable kebab-case key, e.g. `bytedance`."""
+
+    @field_validator("key")
+    @classmethod
+    def _key_pattern(cls, value: str) -> str:
+        return _check_key(value, KEY_PATTERN, f"company {_KEBAB}, e.g. bytedance")
+
     name_en: str
     """English name."""
     name_zh: str
@@ -307,6 +337,12 @@ class InterviewPage(Strict):
     """The page's file name, e.g. `字节跳动-AI-Infra-一面.md`; a company tag's `source`."""
     company: str
     """The company key it belongs to."""
+
+    @field_validator("company")
+    @classmethod
+    def _company_pattern(cls, value: str) -> str:
+        return _check_key(value, KEY_PATTERN, f"company {_KEBAB}, e.g. bytedance")
+
     title: str
     """The page title, as on the site."""
     url: str
@@ -319,7 +355,14 @@ class Topic(Strict):
     """A topic in the taxonomy (question_bank/topics.yaml)."""
 
     key: str
-    """Stable kebab-case key."""
+    """Stable kebab-case key; `quizzer new` writes its questions to
+    questions/<module>/<key>.yaml."""
+
+    @field_validator("key")
+    @classmethod
+    def _key_pattern(cls, value: str) -> str:
+        return _check_key(value, KEY_PATTERN, f"topic {_KEBAB}, e.g. kv-cache")
+
     title_en: str
     """English title."""
     title_zh: str
@@ -330,7 +373,15 @@ class Chapter(Strict):
     """A chapter of the taxonomy, holding topics."""
 
     key: str
-    """The chapter key, e.g. `m4-c2`."""
+    """The chapter key, e.g. `m4-c2`, or `m4-beyond` for topics the guide does not cover."""
+
+    @field_validator("key")
+    @classmethod
+    def _key_pattern(cls, value: str) -> str:
+        return _check_key(
+            value, CHAPTER_PATTERN, "chapter key: m<module>-c<chapter> or m<module>-beyond"
+        )
+
     title_en: str
     """English title."""
     title_zh: str

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
-from quizzer.bank import Bank
+from quizzer.bank import QUESTIONS_DIR, Bank, SourceProblem, read_bank_file
 
 MODULE_DIRS = {0: "inference", 1: "prerequisites", 2: "cuda", 3: "distributed", 4: "inference"}
 HEADER = "# yaml-language-server: $schema=../../question.schema.json\n"
@@ -86,20 +88,57 @@ def stub_text(question_id: str, kind: str, topic: str, article: str) -> str:
     )
 
 
+class ScaffoldError(Exception):
+    """`quizzer new` will not write there; the message says why (starting with the path)."""
+
+
 def target_file(bank: Bank, topic: str, article: str) -> Path:
-    """questions/<module>/<topic>.yaml for the article's module."""
+    """questions/<module>/<topic>.yaml for the article's module, refused (ScaffoldError) unless
+    it resolves to exactly that file inside the bank: a topic key such as ``../../x``, or a
+    link anywhere on the way, would otherwise send the stub outside the bank."""
     module = bank.articles[article].module
-    return bank.root / "questions" / MODULE_DIRS.get(module, "misc") / f"{topic}.yaml"
+    folder = MODULE_DIRS.get(module)
+    if folder is None:
+        raise ScaffoldError(
+            f"article {article!r} is in module {module}, which has no questions folder"
+        )
+    questions = bank.root.resolve() / QUESTIONS_DIR
+    path = questions / folder / f"{topic}.yaml"
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        resolved = None
+    if resolved != path or path.parent.parent != questions:
+        raise ScaffoldError(f"{path}: refusing to write outside {questions}/<module>/")
+    return path
 
 
 def append_stub(bank: Bank, kind: str, topic: str, article: str) -> tuple[str, Path, int]:
-    """Append a stub; returns (id, file, line of the new question)."""
+    """Append a stub; returns (id, file, line of the new question). Raises ScaffoldError when
+    the file is outside the bank or is not a plain file."""
     question_id = fresh_id(bank, topic)
     path = target_file(bank, topic, article)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    existing = path.read_text("utf-8") if path.exists() else HEADER
-    if not existing.endswith("\n"):
-        existing += "\n"
-    line = existing.count("\n") + 1
-    path.write_text(existing + stub_text(question_id, kind, topic, article), "utf-8")
+    stub = stub_text(question_id, kind, topic, article)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(path):
+            existing = read_bank_file(path).decode("utf-8")
+            prefix = "" if existing.endswith("\n") else "\n"
+            line = existing.count("\n") + len(prefix) + 1
+            flags = os.O_WRONLY | os.O_APPEND
+        else:
+            prefix, line = HEADER, HEADER.count("\n") + 1
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+        # Never through a link, never blocking on a FIFO swapped in meanwhile.
+        flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        with os.fdopen(os.open(path, flags, 0o644), "wb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ScaffoldError(f"{path}: not a regular file")
+            handle.write((prefix + stub).encode("utf-8"))
+    except SourceProblem as exc:
+        raise ScaffoldError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise ScaffoldError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise ScaffoldError(f"{path}: cannot write: {exc.strerror}") from None
     return question_id, path, line

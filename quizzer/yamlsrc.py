@@ -4,6 +4,10 @@ PyYAML's SafeLoader builds plain data but forgets positions. We compose the node
 (which keeps marks), refuse any tag a safe loader would not build, and construct the data
 ourselves while recording ``path -> (line, col)`` for every key and value, so validation
 errors can point at the offending field.
+
+Building is bounded by the size of the text: an alias (``*name``) would let a few hundred bytes
+stand for billions of values (an "alias bomb") or for a value that contains itself, so aliases
+are refused (bank files never need them), and so is nesting deeper than MAX_DEPTH.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ SAFE_TAGS = {
     SAFE_TAG_PREFIX + name
     for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
 }
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists accepted (a question file needs about five)."""
 
 
 @dataclass
@@ -116,17 +122,60 @@ def load_located(text: str) -> Located:
         located = Located(data=None)
         if root is None:
             return located
-        located.data = _build(loader, root, (), located)
+        # An alias needs an anchor (&name): without one, no node can be met twice.
+        seen: set[int] | None = set() if "&" in text else None
+        try:
+            located.data = _build(loader, root, (), located, seen)
+        except _AliasFound:
+            raise _alias_problem(text) from None
+        except RecursionError:
+            raise YamlProblem(f"nested more than {MAX_DEPTH} levels deep", 1, 1) from None
         return located
     finally:
         loader.dispose()
 
 
-def _build(loader: SafeLoader, node: yaml.Node, path: Path_, out: Located) -> Any:
+class _AliasFound(Exception):
+    """A node was reached a second time: the document uses an alias."""
+
+
+def _alias_problem(text: str) -> YamlProblem:
+    """Where the first alias is (found again from the events, which carry its own mark)."""
+    line, col, name = 1, 1, ""
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
+                if mark is not None:
+                    line, col = mark.line + 1, mark.column + 1
+                name = f" '*{event.anchor}'"
+                break
+    except yaml.YAMLError:
+        pass
+    return YamlProblem(
+        f"YAML alias{name} is not allowed: question files never need anchors (&) or aliases (*); "
+        "write the value out",
+        line,
+        col,
+    )
+
+
+def _build(
+    loader: SafeLoader, node: yaml.Node, path: Path_, out: Located, seen: set[int] | None
+) -> Any:
+    # Without aliases the node graph is a tree; a node met twice is an alias, and following it
+    # could expand exponentially (or forever, for a value that contains itself).
+    if seen is not None:
+        if id(node) in seen:
+            raise _AliasFound
+        seen.add(id(node))
     out.values[path] = _pos(node.start_mark)
     if node.tag not in SAFE_TAGS:
         line, col = _pos(node.start_mark)
         raise YamlProblem(f"tag {node.tag!r} is not allowed (only plain YAML data)", line, col)
+    if len(path) >= MAX_DEPTH and isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        line, col = _pos(node.start_mark)
+        raise YamlProblem(f"nested more than {MAX_DEPTH} levels deep", line, col)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
@@ -136,7 +185,7 @@ def _build(loader: SafeLoader, node: yaml.Node, path: Path_, out: Located) -> An
             if key_node.tag == SAFE_TAG_PREFIX + "merge" or key_node.value == "<<":
                 line, col = _pos(key_node.start_mark)
                 raise YamlProblem("merge keys (<<) are not supported", line, col)
-            key = _build(loader, key_node, path + ("<key>",), out)
+            key = _build(loader, key_node, path + ("<key>",), out, seen)
             if not isinstance(key, (str, int)):
                 line, col = _pos(key_node.start_mark)
                 raise YamlProblem(f"mapping key {key!r} must be a string", line, col)
@@ -145,11 +194,14 @@ def _build(loader: SafeLoader, node: yaml.Node, path: Path_, out: Located) -> An
                 first = out.keys[path + (key,)]
                 raise YamlProblem(f"duplicate key {key!r} (first at line {first[0]})", line, col)
             out.keys[path + (key,)] = _pos(key_node.start_mark)
-            result[key] = _build(loader, value_node, path + (key,), out)
+            result[key] = _build(loader, value_node, path + (key,), out, seen)
         out.values.pop(path + ("<key>",), None)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, item, path + (index,), out) for index, item in enumerate(node.value)]
+        return [
+            _build(loader, item, path + (index,), out, seen)
+            for index, item in enumerate(node.value)
+        ]
     try:
         return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
