@@ -30,6 +30,7 @@ from quizzer.scheduling import (
     retrievability,
     review,
 )
+from quizzer.settings import stored_setting
 from quizzer.store import Store
 from quizzer.views import matches
 
@@ -70,9 +71,9 @@ class Filters:
 def settings_from_store(store: Store) -> SchedulerSettings:
     """Scheduler settings saved in the DB (defaults otherwise)."""
     return SchedulerSettings(
-        desired_retention=float(store.setting("desired_retention", 0.9)),
-        learning_steps_min=tuple(store.setting("learning_steps_min", [1.0, 10.0])),
-        relearning_steps_min=tuple(store.setting("relearning_steps_min", [10.0])),
+        desired_retention=stored_setting(store, "desired_retention"),
+        learning_steps_min=tuple(stored_setting(store, "learning_steps_min")),
+        relearning_steps_min=tuple(stored_setting(store, "relearning_steps_min")),
     )
 
 
@@ -109,7 +110,7 @@ def due_queue(
     to the daily limit, then cut to ``limit``. Two indexed queries; no card is deserialized."""
     scheduler = scheduler or make_scheduler(settings_from_store(store))
     if new_per_day is None:
-        new_per_day = int(store.setting("new_per_day", DEFAULT_NEW_PER_DAY))
+        new_per_day = stored_setting(store, "new_per_day")
     now_iso = clock.iso(now)
     check = filters is not None and filters != Filters()
     due: list[tuple[float, str, AnyQuestion]] = []

@@ -283,3 +283,110 @@ def test_fuzzed_set_values_give_exit_0_or_2_never_a_traceback(
         checked.exception,
     )
     assert "Traceback" not in checked.output
+
+
+# 11b: settings ------------------------------------------------------------------------------
+
+
+def test_settings_negative_number_reaches_the_range_check_not_the_option_parser(
+    cli: Cli,
+) -> None:
+    result = cli("settings", "new_per_day", "-3")
+    refused(result, "new_per_day must be a whole number between 0 and 1000 (got '-3')")
+    assert "No such option" not in result.output
+    refused(
+        cli("settings", "desired_retention", "-0.5"),
+        "desired_retention must be a number between 0.70 and 0.99 (got '-0.5')",
+    )
+    assert cli("settings", "new_per_day").output.strip() == "15"  # unchanged
+
+
+@pytest.mark.parametrize("raw", ["nan", "inf", "-inf", "1e999", "NaN"])
+@pytest.mark.parametrize(
+    "key", ["desired_retention", "new_per_day", "learning_steps_min", "relearning_steps_min"]
+)
+def test_settings_non_finite_values_are_refused_and_drill_still_runs(
+    cli: Cli, mini_bank: Path, key: str, raw: str
+) -> None:
+    refused(cli("settings", key, raw), f"{key} must be ")
+    drilled = cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    assert drilled.exit_code == 0 and "saved: good" in drilled.output
+
+
+@pytest.mark.parametrize(
+    ("key", "raw"),
+    [
+        ("desired_retention", "0.5"),
+        ("desired_retention", "1"),
+        ("new_per_day", "1001"),
+        ("new_per_day", "2.5"),
+        ("learning_steps_min", "1,0"),
+        ("learning_steps_min", "1,-10"),
+        ("learning_steps_min", "50000"),
+        ("relearning_steps_min", ",".join(["1"] * 11)),
+        ("relearning_steps_min", "ten"),
+        ("theme", "blue"),
+        ("language", "fr"),
+    ],
+)
+def test_settings_out_of_range_values_are_refused_with_the_range(
+    cli: Cli, key: str, raw: str
+) -> None:
+    from quizzer.settings import SETTINGS
+
+    refused(cli("settings", key, raw), f"{key} must be {SETTINGS[key].rule} (got {raw!r})")
+
+
+def test_settings_misspelt_name_says_did_you_mean(cli: Cli) -> None:
+    refused(cli("settings", "new_per_dya", "3"), "no setting 'new_per_dya' (did you mean")
+    refused(cli("settings", "learning_step"), "(did you mean 'learning_steps_min'?)")
+
+
+def test_settings_in_range_values_are_saved_and_shown(cli: Cli) -> None:
+    assert cli("settings", "new_per_day", "0").exit_code == 0
+    assert cli("settings", "learning_steps_min", "1, 10, 60").exit_code == 0
+    assert cli("settings", "theme", "Light").exit_code == 0
+    shown = cli("settings").output
+    assert "new_per_day            0 " in shown
+    assert "learning_steps_min     1,10,60" in shown
+    assert "theme                  light" in shown
+
+
+def test_unusable_setting_saved_by_an_older_version_does_not_crash_the_drill(
+    cli: Cli, mini_bank: Path
+) -> None:
+    from quizzer.store import Store
+
+    store = Store(Path(os.environ["QUIZZER_DB"]))
+    store.set_setting("learning_steps_min", [float("nan")])  # what the unchecked CLI stored
+    store.set_setting("desired_retention", float("inf"))
+    store.close()
+    drilled = cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    assert drilled.exit_code == 0 and "saved: good, next in 10m" in drilled.output  # defaults
+
+
+async def test_app_settings_screen_refuses_what_the_cli_refuses(mini_bank: Path) -> None:
+    from quizzer.bank import load_bank
+    from quizzer.settings import SETTINGS
+    from quizzer.store import Store
+    from quizzer.tui.app import QuizzerApp
+
+    app = QuizzerApp(load_bank(mini_bank, use_cache=False), Store(Path(os.environ["QUIZZER_DB"])))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("comma")
+        await pilot.pause()
+        screen = app.screen
+        for field, raw, key in (
+            ("#retention", "nan", "desired_retention"),
+            ("#retention", "inf", "desired_retention"),
+            ("#new-per-day", "-3", "new_per_day"),
+        ):
+            screen.query_one("#retention").value = "0.9"  # type: ignore[attr-defined]
+            screen.query_one("#new-per-day").value = "15"  # type: ignore[attr-defined]
+            screen.query_one(field).value = raw  # type: ignore[attr-defined]
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            error = str(screen.query_one("#settings-error").render())
+            assert SETTINGS[key].rule in error, (raw, error)
+        assert app.store.setting("desired_retention") is None  # nothing was saved
+        assert app.store.setting("new_per_day") is None
