@@ -390,3 +390,34 @@ async def test_app_settings_screen_refuses_what_the_cli_refuses(mini_bank: Path)
             assert SETTINGS[key].rule in error, (raw, error)
         assert app.store.setting("desired_retention") is None  # nothing was saved
         assert app.store.setting("new_per_day") is None
+
+
+# 11c: `quizzer show` for a card that was set aside before its first review ---------------------
+
+
+def test_show_a_suspended_question_never_reviewed_says_so(cli: Cli, mini_bank: Path) -> None:
+    assert cli("suspend", "t-recall-two").exit_code == 0
+    shown = cli("show", "t-recall-two")
+    assert shown.exit_code == 0, shown.output
+    assert "What does a block table map?" in shown.output
+    assert "Card: new, never reviewed, suspended" in shown.output
+    data = json.loads(cli("show", "t-recall-two", "--json").output)["card"]
+    assert data["suspended"] is True and data["stability"] is None
+
+
+def test_show_a_buried_question_never_reviewed_says_until_when(cli: Cli, mini_bank: Path) -> None:
+    drilled = cli("drill", "--plain", "--id", "t-choice-one", input=":bury\n")
+    assert "buried until tomorrow" in drilled.output
+    shown = cli("show", "t-choice-one")
+    assert shown.exit_code == 0, shown.output
+    assert "Card: new, never reviewed, buried until 2026-12-01" in shown.output
+
+
+def test_show_a_reviewed_then_suspended_question_keeps_its_numbers(
+    cli: Cli, mini_bank: Path
+) -> None:
+    cli("drill", "--plain", "--id", "t-recall-two", input="x\n3\n")
+    cli("suspend", "t-recall-two")
+    line = cli("show", "t-recall-two").output.strip().splitlines()[-1]
+    assert line.startswith("Card: learning, due 2026-11-30T10:10:00")
+    assert "stability " in line and "reps 1, lapses 0, suspended" in line
