@@ -32,10 +32,17 @@ class CalcError(ValueError):
 class Preset(Mapping[str, Any]):
     """A named real-world configuration (a model, a GPU, a dtype) with attribute access."""
 
-    def __init__(self, kind: str, key: str, fields: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        fields: dict[str, Any],
+        changed: dict[str, Any] | None = None,
+    ) -> None:
         self._kind = kind
         self._key = key
         self._fields = dict(fields)
+        self._changed = dict(changed or {})
 
     @property
     def key(self) -> str:
@@ -46,6 +53,11 @@ class Preset(Mapping[str, Any]):
     def kind(self) -> str:
         """Which data file it comes from."""
         return self._kind
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The fields changed from the data file (by ``--set``), in the order they were set."""
+        return dict(self._changed)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -74,8 +86,10 @@ class Preset(Mapping[str, Any]):
         return format(str(self), spec)
 
     def replace(self, **changes: Any) -> Preset:
-        """A copy with some fields overridden."""
-        return Preset(self._kind, self._key, {**self._fields, **changes})
+        """A copy with some fields overridden (remembered in ``overrides``)."""
+        return Preset(
+            self._kind, self._key, {**self._fields, **changes}, {**self._changed, **changes}
+        )
 
 
 @cache
@@ -199,7 +213,7 @@ def render(template: str, context: dict[str, Any]) -> str:
         return FORMATTER.vformat(template, (), context)
     except KeyError as exc:
         raise CalcError(f"template uses {{{exc.args[0]}}}, which is not a parameter") from None
-    except (AttributeError, IndexError, ValueError) as exc:
+    except (AttributeError, IndexError, ValueError, TypeError, OverflowError) as exc:
         raise CalcError(f"template error: {exc}") from None
 
 
@@ -266,13 +280,175 @@ def new_seed(question_id: str) -> int:
     return secrets.randbelow(1_000_000)
 
 
-def _coerce(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
+FIELD_CAP = 1000
+"""A preset field may be overridden up to this many times its largest value in the data file."""
+
+
+def _number(text: str) -> int | float | None:
+    """An int or a finite float written as text ('64', '1_000', '1e9', '0.5'), or None."""
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _same(raw: str, choice: Any) -> bool:
+    """Whether the typed ``raw`` names ``choice`` (numbers compare by value)."""
+    if isinstance(choice, bool) or not isinstance(choice, (int, float)):
+        return raw.strip() == str(choice) or raw.strip().lower() == str(choice).lower()
+    number = _number(raw)
+    return number is not None and number == choice
+
+
+def _plain(value: Any) -> str:
+    """A value as it can be typed back after --set: 4096, 0.9, 7.06e+10 (no thousands commas)."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.10g}"
+    return str(value)
+
+
+def _listing(values: list[Any]) -> str:
+    return ", ".join(_plain(v) for v in values)
+
+
+def _integral(spec: ParamSpec) -> bool:
+    """Whether a range parameter is drawn as an integer (as draw_value does)."""
+    assert spec.range is not None
+    low, high = spec.range
+    if spec.step is not None:
+        return _is_int(low) and _is_int(spec.step)
+    return _is_int(low) and _is_int(high)
+
+
+def describe(name: str, spec: ParamSpec, bank_root: Path | None = None) -> str:
+    """What a parameter takes, for messages: 'batch takes an integer from 1 to 64'."""
+    if spec.preset is not None:
+        names = [str(n) for n in spec.choose or sorted(presets(spec.preset, bank_root))]
+        if len(names) > 12:
+            return (
+                f"{name} takes the name of one of the {len(names)} {spec.preset} presets in "
+                f"question_bank/data/{spec.preset}.yaml"
+            )
+        return f"{name} takes one of the {spec.preset} presets {', '.join(names)}"
+    if spec.value is not None:
+        return f"{name} is fixed at {_listing([spec.value])} in this question"
+    if spec.choose is not None:
+        return f"{name} takes one of {_listing(spec.choose)}"
+    assert spec.range is not None
+    low, high = extremes(spec, bank_root)
+    kind = "an integer" if _integral(spec) else "a number"
+    text = f"{name} takes {kind} from {_plain(low)} to {_plain(high)}"
+    if spec.step is not None:
+        text += f" in steps of {_plain(spec.step)}"
     return text
+
+
+def accept(name: str, raw: str, spec: ParamSpec, bank_root: Path | None = None) -> Any:
+    """The value ``--set name=raw`` gives a declared parameter, checked against its spec.
+    Raises CalcError saying what the parameter takes."""
+    refused = CalcError(f"--set {name}={raw}: {describe(name, spec, bank_root)}")
+    if spec.preset is not None:
+        names = [str(n) for n in spec.choose or sorted(presets(spec.preset, bank_root))]
+        if raw.strip() not in names:
+            from quizzer.bank import suggest
+
+            raise CalcError(f"{refused}{suggest(raw.strip(), names)}")
+        return preset(spec.preset, raw.strip(), bank_root)
+    if spec.value is not None or spec.choose is not None:
+        choices = [spec.value] if spec.value is not None else list(spec.choose or [])
+        for choice in choices:
+            if _same(raw, choice):
+                return choice
+        words = [str(c) for c in choices if isinstance(c, str)]
+        if words:
+            from quizzer.bank import suggest
+
+            raise CalcError(f"{refused}{suggest(raw.strip(), words)}")
+        raise refused
+    assert spec.range is not None
+    value = _number(raw)
+    if value is None:
+        raise refused
+    low, high = spec.range
+    top = extremes(spec, bank_root)[1]
+    slack = 1e-9 * max(abs(low), abs(high), 1)
+    if not low - slack <= value <= top + slack:
+        raise refused
+    if spec.step is not None:
+        steps = (value - low) / spec.step
+        if abs(steps - round(steps)) > 1e-9 * max(abs(steps), 1):
+            raise refused
+        value = low + round(steps) * spec.step
+        return int(value) if _integral(spec) else round(value, 10)
+    if _integral(spec):
+        if not float(value).is_integer():
+            raise refused
+        return int(value)
+    return float(value)
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    """What a preset field may be set to, from the values every preset of its kind has."""
+
+    integer: bool
+    lowest: str
+    """'positive', 'non-negative' or 'any'."""
+    highest: float
+
+    def allows(self, value: float) -> bool:
+        """Whether ``value`` follows the rule."""
+        if self.integer and not float(value).is_integer():
+            return False
+        if self.lowest == "positive" and value <= 0:
+            return False
+        if self.lowest == "non-negative" and value < 0:
+            return False
+        return abs(value) <= self.highest
+
+    def text(self) -> str:
+        """'a positive integer up to 126,000'."""
+        noun = "integer" if self.integer else "number"
+        if self.lowest == "any":
+            article = "an" if self.integer else "a"
+            return f"{article} {noun} of size up to {_plain(self.highest)}"
+        return f"a {self.lowest} {noun} up to {_plain(self.highest)}"
+
+
+def field_rule(kind: str, field_name: str, bank_root: Path | None = None) -> FieldRule:
+    """The rule for one preset field; CalcError when it is not a number in the data file."""
+    values = [p[field_name] for p in presets(kind, bank_root).values() if field_name in p]
+    numeric = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if not numeric or len(numeric) != len(values):
+        raise CalcError(f"{field_name} is a label, not a number; only numeric fields can be set")
+    lowest = "positive" if min(numeric) > 0 else "non-negative" if min(numeric) >= 0 else "any"
+    highest = FIELD_CAP * max(abs(v) for v in numeric) or 1.0
+    return FieldRule(all(isinstance(v, int) for v in numeric), lowest, highest)
+
+
+def accept_field(
+    holder: Preset, field_name: str, label: str, raw: str, bank_root: Path | None = None
+) -> Any:
+    """The value ``--set label=raw`` gives a preset field: a number like the data file's
+    (an integer where every preset has an integer, positive where every preset has it
+    positive, at most FIELD_CAP times the largest). Raises CalcError saying what it takes."""
+    try:
+        rule = field_rule(holder.kind, field_name, bank_root)
+    except CalcError as exc:
+        raise CalcError(f"--set {label}={raw}: {exc}") from None
+    value = _number(raw)
+    if value is None or not rule.allows(value):
+        raise CalcError(
+            f"--set {label}={raw}: {label} (a {holder.kind} field; {holder.key} has "
+            f"{_listing([holder[field_name]])}) takes {rule.text()}"
+        )
+    return int(value) if rule.integer else value
 
 
 def draw_params(
@@ -281,25 +457,45 @@ def draw_params(
     overrides: Mapping[str, str] | None = None,
     bank_root: Path | None = None,
 ) -> dict[str, Any]:
-    """The parameters of one attempt: seeded draw, then ``--set`` overrides."""
+    """The parameters of one attempt: seeded draw, then ``--set`` overrides, each checked
+    against its spec. Whole parameters (a preset by name) are set first and preset fields
+    (``layers=40`` or ``model.layers=40``) after, whatever the order they were given in."""
+    from quizzer.bank import suggest
+
     rng = random.Random(f"{q.id}:{seed}")
     params = {name: draw_value(spec, rng, bank_root) for name, spec in q.params.items()}
-    for name, raw in (overrides or {}).items():
+    overrides = overrides or {}
+    for name, raw in overrides.items():
         if name in q.params:
-            spec = q.params[name]
-            params[name] = preset(spec.preset, raw, bank_root) if spec.preset else _coerce(raw)
+            params[name] = accept(name, raw, q.params[name], bank_root)
+    for name, raw in overrides.items():
+        if name in q.params:
             continue
-        holders = [p for p in params.values() if isinstance(p, Preset) and name in p]
+        head, dot, field_name = name.partition(".")
+        if dot and isinstance(params.get(head), Preset):
+            holder = params[head]
+            if field_name not in holder:
+                raise CalcError(
+                    f"--set {name}={raw}: {holder.key} has no field {field_name!r}"
+                    f"{suggest(field_name, list(holder))}"
+                )
+            value = accept_field(holder, field_name, name, raw, bank_root)
+            params[head] = holder.replace(**{field_name: value})
+            continue
+        holders = [k for k, v in params.items() if isinstance(v, Preset) and name in v]
         if not holders:
-            from quizzer.bank import suggest
-
-            known = list(q.params) + [
-                f for p in params.values() if isinstance(p, Preset) for f in p
-            ]
-            raise CalcError(f"no parameter or preset field {name!r}{suggest(name, known)}")
-        for holder_name, value in list(params.items()):
-            if isinstance(value, Preset) and name in value:
-                params[holder_name] = value.replace(**{name: _coerce(raw)})
+            known = list(q.params)
+            for key, value in params.items():
+                if isinstance(value, Preset):
+                    known += [f for f in value if f not in known]
+                    known += [f"{key}.{f}" for f in value]
+            raise CalcError(
+                f"--set {name}={raw}: no parameter or preset field {name!r}{suggest(name, known)}"
+            )
+        for key in holders:
+            holder = params[key]
+            value = accept_field(holder, name, name, raw, bank_root)
+            params[key] = holder.replace(**{name: value})
     return params
 
 
@@ -373,8 +569,15 @@ class Attempt:
         return render(text or self.question.worked, self.context)
 
     def params_json(self) -> dict[str, Any]:
-        """Parameters as JSON: presets by name."""
-        return {k: v.key if isinstance(v, Preset) else v for k, v in self.params.items()}
+        """Parameters as JSON: presets by name, each overridden field as ``preset.field``."""
+        shown: dict[str, Any] = {}
+        for name, value in self.params.items():
+            if isinstance(value, Preset):
+                shown[name] = value.key
+                shown.update({f"{name}.{f}": v for f, v in value.overrides.items()})
+            else:
+                shown[name] = value
+        return shown
 
 
 def run_solution(q: NumericQuestion, params: dict[str, Any]) -> tuple[float, dict[str, Any]]:
@@ -401,8 +604,28 @@ def prepare(
     if seed is None:
         seed = new_seed(q.id)
     params = draw_params(q, seed, overrides, bank_root)
-    answer, intermediates = run_solution(q, params)
+    answer, intermediates = compute(q, params)
     return Attempt(q, seed, params, answer, intermediates)
+
+
+class SolutionError(CalcError):
+    """The reference solution failed, or gave no finite number, for these parameters."""
+
+
+def compute(q: NumericQuestion, params: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    """run_solution, with any failure inside the solution (an exception, NaN, infinity, a
+    non-number) turned into a SolutionError that says so."""
+    load_solution(q.solution)  # a missing solution is the bank's problem: its own CalcError
+    try:
+        answer, intermediates = run_solution(q, params)
+    except CalcError as exc:
+        raise SolutionError(f"cannot compute with these parameters: {exc}") from None
+    except Exception as exc:  # whatever the solution raises is a message, not a traceback
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise SolutionError(f"cannot compute with these parameters: {detail}") from None
+    if not math.isfinite(answer):
+        raise SolutionError(f"cannot compute with these parameters: the solution gives {answer}")
+    return answer, intermediates
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,9 @@ set_option = click.option(
     "sets",
     multiple=True,
     metavar="NAME=VALUE",
-    help="Fix a parameter (a preset by name) or a preset field, e.g. --set model=llama-3-70b "
-    "--set layers=40. Repeatable.",
+    help="Fix a parameter to a value it takes (a preset by name) or a preset field, e.g. "
+    "--set model=llama-3-70b --set model.layers=40 (or layers=40). Repeatable; presets are "
+    "set before their fields, whatever the order.",
 )
 
 
@@ -57,8 +58,10 @@ def solve(question_id: str, seed: int | None, sets: tuple[str, ...], as_json: bo
     from quizzer import calc
 
     q = numeric_question(question_id)
+    overrides = parse_sets(sets)
     try:
-        attempt = calc.prepare(q, seed, parse_sets(sets))
+        attempt = calc.prepare(q, seed, overrides)
+        prompt, worked = attempt.prompt(), attempt.worked()
     except calc.CalcError as exc:
         fail(str(exc), 2)
     if as_json:
@@ -68,17 +71,17 @@ def solve(question_id: str, seed: int | None, sets: tuple[str, ...], as_json: bo
                 "seed": attempt.seed,
                 "params": attempt.params_json(),
                 "answer": {"value": attempt.answer, "unit": q.unit},
-                "prompt": attempt.prompt(),
-                "worked": attempt.worked(),
+                "prompt": prompt,
+                "worked": worked,
             }
         )
         return
     click.echo(f"{q.id}  (seed {attempt.seed})\n")
-    click.echo(attempt.prompt().rstrip() + "\n")
+    click.echo(prompt.rstrip() + "\n")
     for name, value in attempt.params_json().items():
         click.echo(f"  {name} = {value}")
     click.echo(f"\nAnswer: {calc.with_unit(attempt.answer, q.unit)}\n")
-    click.echo(attempt.worked().rstrip())
+    click.echo(worked.rstrip())
 
 
 @click.command()
@@ -92,8 +95,10 @@ def check(question_id: str, answer_text: str, seed: int | None, sets: tuple[str,
     from quizzer.answers import AnswerError
 
     q = numeric_question(question_id)
+    overrides = parse_sets(sets)
     try:
-        attempt = calc.prepare(q, seed, parse_sets(sets))
+        attempt = calc.prepare(q, seed, overrides)
+        worked = attempt.worked()
     except calc.CalcError as exc:
         fail(str(exc), 2)
     try:
@@ -103,5 +108,5 @@ def check(question_id: str, answer_text: str, seed: int | None, sets: tuple[str,
     click.echo(("✓ " if verdict.correct else "✗ ") + verdict.message)
     if verdict.hint:
         click.echo(f"  hint: {verdict.hint}")
-    click.echo("\n" + attempt.worked().rstrip())
+    click.echo("\n" + worked.rstrip())
     sys.exit(0 if verdict.correct else 1)

@@ -69,13 +69,14 @@ def mock(company: str, minutes: float, plain: bool, lang: str | None) -> None:
 
     from quizzer.cli_study import open_progress
     from quizzer.mock import assemble_mock
+    from quizzer.settings import stored_setting
 
     bank = open_bank()
     store = open_progress()
     plan = assemble_mock(bank, store, company, minutes)
     if not plan.questions:
         fail(plan.message, 2 if company not in bank.companies else 1)
-    language = lang or store.setting("language", "en")
+    language = lang or stored_setting(store, "language")
     if plain or not sys.stdin.isatty():
         from quizzer.plain_mock import run_plain_mock
 

@@ -87,6 +87,7 @@ def register(group: click.Group) -> None:
         from quizzer import clock
         from quizzer.bank import suggest
         from quizzer.session import due_queue
+        from quizzer.settings import stored_setting
 
         if due_only and new_only:
             fail("--due-only and --new-only exclude each other", 2)
@@ -119,7 +120,7 @@ def register(group: click.Group) -> None:
                 new_only=new_only,
             )
             mode = "drill"
-        language = lang or store.setting("language", "en")
+        language = lang or stored_setting(store, "language")
         if plain or not sys.stdin.isatty():
             from quizzer.plain import run_plain_drill
 
@@ -187,53 +188,32 @@ def _set_suspended(question_id: str, flag: bool) -> None:
     click.echo(f"{q.id}: {'suspended' if flag else 'back in the queues'}")
 
 
-SETTINGS = {
-    "desired_retention": (float, 0.9, "target probability of recall when a review comes due"),
-    "new_per_day": (int, 15, "new questions introduced per day"),
-    "learning_steps_min": (list, [1.0, 10.0], "learning steps in minutes, e.g. 1,10"),
-    "relearning_steps_min": (list, [10.0], "relearning steps in minutes, e.g. 10"),
-    "theme": (str, "dark", "dark or light"),
-    "language": (str, "en", "en or zh"),
-}
-
-
-def parse_setting(key: str, raw: str) -> object:
-    """Check and convert a setting's value; exit 2 with the reason when it is invalid."""
-    kind = SETTINGS[key][0]
-    try:
-        if kind is list:
-            values = [float(part) for part in raw.replace(" ", "").split(",") if part]
-            if any(v <= 0 for v in values):
-                raise ValueError("steps must be positive minutes")
-            return values
-        value = kind(raw)
-    except ValueError as exc:
-        fail(f"{key}: {raw!r} is not valid ({exc})", 2)
-    if key == "desired_retention" and not 0.7 <= float(value) <= 0.99:
-        fail("desired_retention must be between 0.70 and 0.99", 2)
-    if key == "new_per_day" and not 0 <= int(value) <= 1000:
-        fail("new_per_day must be between 0 and 1000", 2)
-    if key == "theme" and value not in ("dark", "light"):
-        fail("theme must be dark or light", 2)
-    if key == "language" and value not in ("en", "zh"):
-        fail("language must be en or zh", 2)
-    return value
-
-
-@click.command(name="settings")
-@click.argument("key", required=False, type=click.Choice(list(SETTINGS)))
+@click.command(name="settings", context_settings={"ignore_unknown_options": True})
+@click.argument("key", required=False)
 @click.argument("value", required=False)
 def settings_command(key: str | None, value: str | None) -> None:
-    """Show your settings, or set one: quizzer settings desired_retention 0.85."""
+    """Show your settings, or set one: quizzer settings desired_retention 0.85.
+
+    Without arguments, lists every KEY with its value. Values are checked: a number out of
+    range (negative ones too) is refused with the range it takes.
+    """
+    from quizzer.settings import SETTINGS, SettingError, parse_setting, setting_name
+
+    try:
+        if key is not None:
+            key = setting_name(key)
+        parsed = None if key is None or value is None else parse_setting(key, value)
+    except SettingError as exc:
+        fail(str(exc), 2)
     store = open_progress(create=value is not None)
     if key is None:
-        for name, (_, default, help_text) in SETTINGS.items():
-            current = store.setting(name, default)
+        for name, setting in SETTINGS.items():
+            current = store.setting(name, setting.default)
             shown = ",".join(f"{v:g}" for v in current) if isinstance(current, list) else current
-            click.echo(f"{name:<22} {shown!s:<10} {help_text}")
+            click.echo(f"{name:<22} {shown!s:<10} {setting.help}")
         return
     if value is None:
-        click.echo(store.setting(key, SETTINGS[key][1]))
+        click.echo(store.setting(key, SETTINGS[key].default))
         return
-    store.set_setting(key, parse_setting(key, value))
+    store.set_setting(key, parsed)
     click.echo(f"{key} = {store.setting(key)}")

@@ -2,9 +2,8 @@
 
 A mock asks the company's tagged questions first, then questions on the topics its interview
 pages show, mixed in kind and ordered warm-up (difficulty 1–2) → core (3) → hard (4–5). No
-answer is shown until the end. Every answer is saved as a review: choice and numeric are
-graded as usual; recall answers are self-rated at the end (the plain mock asks; the default is
-Good for an attempted answer and Again for a blank one).
+answer is shown until the end. How answers are rated is MockRatings below, which the plain mock
+and the app both follow.
 """
 
 from __future__ import annotations
@@ -16,8 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from quizzer.bank import Bank, suggest
-from quizzer.models import AnyQuestion
-from quizzer.session import StudySession
+from quizzer.models import AnyQuestion, RecallQuestion
+from quizzer.scheduling import Grade
+from quizzer.session import Current, Outcome, Rated, StudySession
 from quizzer.store import Store
 
 MINUTES_PER_QUESTION = 3.0
@@ -87,6 +87,65 @@ def assemble_mock(
     return MockPlan(company, ordered)
 
 
+class MockRatings:
+    """The rating policy of a mock, shared by the plain mock and the app.
+
+    A choice or numeric answer is graded as it is given and saved at once (right: Good; wrong
+    or blank: Again). A recall answer waits, unrated, for the self-rating at the end, where the
+    user sees it beside the model answer and key points and picks Again, Hard, Good or Easy.
+    Ending early (`:quit`, Esc, time up) goes to that self-rating; stopping it (`:quit` or Esc
+    again, end of input) keeps what was rated, and a recall answer never rated is not saved:
+    it stays unreviewed rather than being counted as Good.
+    """
+
+    def __init__(self, session: StudySession) -> None:
+        self.session = session
+        self.pending: list[Current] = []
+        """Recall answers given and not yet rated, in the order they were asked."""
+
+    def answered(self, outcome: Outcome) -> Rated | None:
+        """After ``session.submit``: save an auto-graded answer now (returned), or hold a recall
+        answer for the self-rating (None)."""
+        current = self.session.current
+        assert current is not None and current.outcome is outcome, "submit an answer first"
+        if isinstance(current.question, RecallQuestion):
+            self.pending.append(current)
+            self.session.current = None
+            return None
+        return self.session.rate(outcome.suggested)
+
+    def next_to_rate(self) -> Current | None:
+        """Open the next held recall answer for self-rating (it becomes the session's current
+        question), or None when every one is rated."""
+        if not self.pending:
+            return None
+        self.session.current = self.pending[0]
+        return self.pending[0]
+
+    @staticmethod
+    def suggestion(current: Current) -> Grade:
+        """The rating Enter takes: Good for an attempted answer, Again for a blank one."""
+        assert current.outcome is not None
+        return current.outcome.suggested
+
+    def rate(self, grade: Grade) -> Rated:
+        """Save the self-rating of the recall answer opened by next_to_rate. Its time is the
+        time to answer, not the wait until the end."""
+        current = self.pending[0]
+        assert self.session.current is current, "open it with next_to_rate first"
+        rated = self.session.rate(grade, until_answered=True)
+        self.pending.pop(0)
+        return rated
+
+    def stop(self) -> list[AnyQuestion]:
+        """Stop rating: the recall answers still held are not saved. Returns their questions."""
+        left = [current.question for current in self.pending]
+        if self.session.current in self.pending:
+            self.session.current = None
+        self.pending.clear()
+        return left
+
+
 def _score_of_session(store: Store, session_id: int) -> tuple[int, int]:
     row = store.conn.execute(
         "SELECT count(*), sum(rating > 1) FROM reviews WHERE session_id = ?", [session_id]
@@ -94,8 +153,15 @@ def _score_of_session(store: Store, session_id: int) -> tuple[int, int]:
     return int(row[0]), int(row[1] or 0)
 
 
-def mock_report(bank: Bank, store: Store, session: StudySession, company: str) -> dict[str, Any]:
-    """Score by topic, time per question, what to review, and the last mock for comparison."""
+def mock_report(
+    bank: Bank,
+    store: Store,
+    session: StudySession,
+    company: str,
+    unrated: list[AnyQuestion] | None = None,
+) -> dict[str, Any]:
+    """Score by topic, time per question, what to review, and the last mock for comparison;
+    ``unrated`` are recall answers given but never self-rated (not saved, not scored)."""
     by_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     per_question = []
     review_next: dict[str, str] = {}
@@ -139,6 +205,7 @@ def mock_report(bank: Bank, store: Store, session: StudySession, company: str) -
         "per_question": per_question,
         "review_next": [{"article": key, "url": url} for key, url in review_next.items()],
         "previous": previous,
+        "unrated": [q.id for q in unrated or []],
     }
 
 
@@ -146,9 +213,16 @@ def mock_report_text(report: dict[str, Any], bank: Bank) -> str:
     """The report for the plain mock."""
     name = bank.companies[report["company"]].name_en
     lines = [f"\n=== Mock interview report: {name} ==="]
+    unrated = report.get("unrated") or []
+    note = (
+        [f"Not rated, so not saved: {', '.join(unrated)} (recall answers you did not rate)."]
+        if unrated
+        else []
+    )
     if report["score"] is None:
-        return "\n".join(lines + ["No question was answered."])
+        return "\n".join([*lines, "No question was rated.", *note])
     lines.append(f"Score: {report['score']:.0%} of {report['questions']} question(s)")
+    lines += note
     previous = report["previous"]
     if previous and previous["score"] is not None:
         delta = report["score"] - previous["score"]
@@ -172,9 +246,15 @@ def mock_report_text(report: dict[str, Any], bank: Bank) -> str:
     return "\n".join(lines)
 
 
-def mock_report_markdown(bank: Bank, store: Store, session: StudySession, company: str) -> str:
+def mock_report_markdown(
+    bank: Bank,
+    store: Store,
+    session: StudySession,
+    company: str,
+    unrated: list[AnyQuestion] | None = None,
+) -> str:
     """The report for the TUI's summary screen."""
-    report = mock_report(bank, store, session, company)
+    report = mock_report(bank, store, session, company, unrated)
     text = mock_report_text(report, bank).strip().splitlines()
     title, body = text[0].strip("= "), text[1:]
     lines = [f"# {title}", ""]

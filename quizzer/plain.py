@@ -102,23 +102,37 @@ def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> st
 
 
 def rating_prompt(outcome: Outcome) -> str:
-    """'Rate 1 again (1m) · … [Enter = good]> '."""
+    """'Rate 1 again (1m) · … [Enter = good]> ', offering only the ratings that apply."""
     parts = [f"{g.value} {g.label} ({outcome.intervals[g]})" for g in Grade if g in outcome.allowed]
-    return "Rate " + " · ".join(parts) + f" [Enter = {outcome.suggested.label}]> "
+    why = f" ({outcome.why_limited})" if outcome.why_limited else ""
+    return "Rate " + " · ".join(parts) + f"{why} [Enter = {outcome.suggested.label}]> "
 
 
-def ask_grade(inp: TextIO, out: TextIO, prompt: str, default: Grade) -> Grade | None:
-    """Ask for a rating until one parses; Enter takes ``default``. None at end of input."""
+def ask_grade(
+    inp: TextIO,
+    out: TextIO,
+    prompt: str,
+    default: Grade,
+    allowed: tuple[Grade, ...] = tuple(Grade),
+    why: str = "",
+) -> Grade | None:
+    """Ask for a rating until one of ``allowed`` is typed; Enter takes ``default``. None at end
+    of input or on :quit. A rating that does not apply is refused, saying which do and ``why``."""
     while True:
         line = _read(inp, prompt, out)
-        if line is None:
+        if line is None or line.strip().lower() == ":quit":
             return None
         if not line.strip():
             return default
         grade = Grade.parse(line)
-        if grade is not None:
+        if grade is None:
+            out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
+        elif grade not in allowed:
+            offered = " or ".join(f"{g.value} ({g.label})" for g in allowed)
+            enter = " or press Enter" if default in allowed else ""
+            out.write(f"? {why or 'that rating does not apply here'}: type {offered}{enter}\n")
+        else:
             return grade
-        out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
 
 
 def run_plain_drill(
@@ -176,12 +190,16 @@ def run_plain_drill(
             if outcome is None:
                 continue
             out.write(reveal_text(bank, current, outcome, lang) + "\n")
-            grade = ask_grade(inp, out, rating_prompt(outcome), outcome.suggested)
+            grade = ask_grade(
+                inp,
+                out,
+                rating_prompt(outcome),
+                outcome.suggested,
+                outcome.allowed,
+                outcome.why_limited,
+            )
             if grade is None:
                 return _finish(session, out)
-            if grade not in outcome.allowed:
-                out.write("(a wrong answer is rated again)\n")
-                grade = Grade.AGAIN
             try:
                 rated = session.rate(grade)
             except StoreError as exc:

@@ -8,12 +8,30 @@ from typing import TextIO
 from quizzer import clock
 from quizzer.answers import AnswerError
 from quizzer.bank import Bank
-from quizzer.mock import MockPlan, deadline_passed, mock_report, mock_report_text
+from quizzer.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.models import RecallQuestion
 from quizzer.plain import _read, ask_grade, question_body
-from quizzer.scheduling import Grade
-from quizzer.session import Current, Outcome, StudySession
+from quizzer.session import Current, StudySession
 from quizzer.store import Store
+
+MOCK_COMMANDS = ":quit"
+
+
+def self_rating_text(current: Current, lang: str) -> str:
+    """A recall answer beside the model answer and key points, for the self-rating."""
+    q = current.question
+    assert isinstance(q, RecallQuestion)
+    zh = q.zh if lang == "zh" else None
+    answer = zh.answer if zh and zh.answer else q.answer
+    points = zh.key_points if zh and zh.key_points else q.key_points
+    lines = [
+        f"\n{q.id}: " + current.prompt(lang).strip().splitlines()[0],
+        "Your answer: " + (current.answer or "(blank)"),
+        "Model answer:\n" + answer.rstrip(),
+        "Key points:",
+        *[f"  - {p}" for p in points],
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def run_plain_mock(
@@ -26,17 +44,18 @@ def run_plain_mock(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> StudySession:
-    """Ask the plan's questions until done or out of time, then self-rate recall answers and
-    print the report."""
+    """Ask the plan's questions until done, out of time or :quit, then have the recall answers
+    self-rated (MockRatings) and print the report. End of input stops at once, keeping what
+    was rated."""
     inp, out = stdin or sys.stdin, stdout or sys.stdout
     name = bank.companies[plan.company].name_en
     session = StudySession(bank, store, plan.questions, mode="mock", company=plan.company)
+    ratings = MockRatings(session)
     started = clock.now()
     out.write(
         f"Mock interview: {name}, {len(plan.questions)} question(s), {minutes:g} minute(s).\n"
-        "Answers are shown in the report at the end.\n"
+        f"Answers are shown in the report at the end. {MOCK_COMMANDS} ends the interview.\n"
     )
-    pending: list[tuple[Current, Outcome]] = []
     ended_by_input = False
     while True:
         if deadline_passed(started, minutes, clock.now()):
@@ -47,44 +66,52 @@ def run_plain_mock(
             break
         left = max(0.0, minutes * 60 - (clock.now() - started).total_seconds())
         out.write(
-            f"\n[{session.position + len(pending) + 1}/{session.total}] "
+            f"\n[{session.position + len(ratings.pending) + 1}/{session.total}] "
             f"⏱ {int(left // 60):02d}:{int(left % 60):02d} left · {current.question.kind}\n"
         )
         out.write(question_body(current, lang))
         outcome = None
+        quit_now = False
         while outcome is None:
             line = _read(inp, "answer> ", out)
             if line is None:
                 ended_by_input = True
                 break
+            command = line.strip().lower()
+            if command == ":quit":
+                quit_now = True
+                break
+            if command in (":undo", ":suspend", ":bury"):
+                out.write(f"? {command} is not available in a mock; {MOCK_COMMANDS} ends it\n")
+                continue
             try:
                 outcome = session.submit(line)
             except AnswerError as exc:
                 out.write(f"? {exc}\n")
         if outcome is None:
+            session.current = None  # the open question is left unanswered and unsaved
+            if quit_now:
+                out.write("Interview ended.\n")
             break
-        if isinstance(current.question, RecallQuestion):
-            # Self-rated at the end, once the model answer can be shown.
-            pending.append((current, outcome))
-            session.current = None
-            continue
-        session.rate(outcome.suggested)
+        ratings.answered(outcome)
         out.write("noted\n")
-    for current, outcome in pending:
-        q = current.question
-        assert isinstance(q, RecallQuestion)
-        out.write(f"\nYour answer to {q.id}: {current.answer or '(blank)'}\n")
-        out.write("Model answer key points:\n" + "\n".join(f"  - {p}" for p in q.key_points) + "\n")
-        default = Grade.GOOD if outcome.answered else Grade.AGAIN
-        grade = default
-        if not ended_by_input:
-            asked = ask_grade(inp, out, f"Rate yourself 1-4 [Enter = {default.label}]> ", default)
-            if asked is None:
-                ended_by_input = True
-            else:
-                grade = asked
-        session.current = current
-        session.rate(grade)
+    if ratings.pending and not ended_by_input:
+        out.write(
+            f"\nRate your {len(ratings.pending)} recall answer(s) against the model answer "
+            f"({MOCK_COMMANDS} stops; what is left is not saved).\n"
+        )
+    while not ended_by_input:
+        current = ratings.next_to_rate()
+        if current is None:
+            break
+        out.write(self_rating_text(current, lang))
+        default = ratings.suggestion(current)
+        grade = ask_grade(inp, out, f"Rate yourself 1-4 [Enter = {default.label}]> ", default)
+        if grade is None:
+            break
+        ratings.rate(grade)
+    unrated = ratings.stop()
     session.finish()
-    out.write(mock_report_text(mock_report(bank, store, session, plan.company), bank) + "\n")
+    report = mock_report(bank, store, session, plan.company, unrated)
+    out.write(mock_report_text(report, bank) + "\n")
     return session

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from quizzer import clock
 from quizzer.bank import Bank
 from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQuestion
 
@@ -32,8 +33,28 @@ def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None
     lines.append("Read more:")
     lines.append(links_text(bank, q))
     if card:
-        lines.append(
-            f"Card: {card['state']}, due {card['due']}, stability {card['stability']:.2f}, "
-            f"reps {card['reps']}, lapses {card['lapses']}"
-        )
+        lines.append(card_text(card))
     return "\n".join(lines)
+
+
+def card_text(card: dict[str, Any]) -> str:
+    """The card line of `quizzer show`: state, due date, stability and counts where they
+    exist (a card that was suspended or buried before its first review has none), then
+    suspended / buried / leech."""
+    parts = [str(card.get("state") or "new")]
+    if card.get("last_review") is None:
+        parts.append("never reviewed")
+    else:
+        if card.get("due"):
+            parts.append(f"due {card['due']}")
+        if isinstance(card.get("stability"), (int, float)):
+            parts.append(f"stability {card['stability']:.2f}")
+        parts.append(f"reps {card.get('reps') or 0}, lapses {card.get('lapses') or 0}")
+    if card.get("suspended"):
+        parts.append("suspended (quizzer unsuspend brings it back)")
+    buried = card.get("buried_until")
+    if buried and buried > clock.iso(clock.now()):
+        parts.append(f"buried until {buried}")
+    if card.get("leech"):
+        parts.append("leech")
+    return "Card: " + ", ".join(parts)

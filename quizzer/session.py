@@ -18,7 +18,13 @@ from quizzer import clock
 from quizzer.answers import AnswerError
 from quizzer.bank import Bank
 from quizzer.calc import Attempt, grade, prepare
-from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
+from quizzer.models import (
+    OPTION_LETTERS,
+    AnyQuestion,
+    ChoiceQuestion,
+    NumericQuestion,
+    RecallQuestion,
+)
 from quizzer.scheduling import (
     Grade,
     SchedulerSettings,
@@ -30,6 +36,7 @@ from quizzer.scheduling import (
     retrievability,
     review,
 )
+from quizzer.settings import stored_setting
 from quizzer.store import Store
 from quizzer.views import matches
 
@@ -70,9 +77,9 @@ class Filters:
 def settings_from_store(store: Store) -> SchedulerSettings:
     """Scheduler settings saved in the DB (defaults otherwise)."""
     return SchedulerSettings(
-        desired_retention=float(store.setting("desired_retention", 0.9)),
-        learning_steps_min=tuple(store.setting("learning_steps_min", [1.0, 10.0])),
-        relearning_steps_min=tuple(store.setting("relearning_steps_min", [10.0])),
+        desired_retention=stored_setting(store, "desired_retention"),
+        learning_steps_min=tuple(stored_setting(store, "learning_steps_min")),
+        relearning_steps_min=tuple(stored_setting(store, "relearning_steps_min")),
     )
 
 
@@ -109,7 +116,7 @@ def due_queue(
     to the daily limit, then cut to ``limit``. Two indexed queries; no card is deserialized."""
     scheduler = scheduler or make_scheduler(settings_from_store(store))
     if new_per_day is None:
-        new_per_day = int(store.setting("new_per_day", DEFAULT_NEW_PER_DAY))
+        new_per_day = stored_setting(store, "new_per_day")
     now_iso = clock.iso(now)
     check = filters is not None and filters != Filters()
     due: list[tuple[float, str, AnyQuestion]] = []
@@ -158,9 +165,20 @@ class Outcome:
     hint: str | None
     suggested: Grade
     allowed: tuple[Grade, ...]
+    """The ratings that apply; front ends offer only these. A choice or numeric answer that is
+    wrong or blank allows Again alone."""
     intervals: dict[Grade, str]
     answered: bool
     """False when the user submitted an empty answer (revealed without trying)."""
+
+    @property
+    def why_limited(self) -> str:
+        """Why only some ratings are offered ('' when all four are)."""
+        if set(self.allowed) == set(Grade):
+            return ""
+        if not self.answered:
+            return "a blank answer is rated again"
+        return "a wrong answer is rated again"
 
 
 @dataclass
@@ -176,6 +194,8 @@ class Current:
     leech: bool = False
     """The question has lapsed often enough to be a leech."""
     started: float = field(default_factory=time.monotonic)
+    answered_at: float | None = None
+    """When the answer was submitted (time.monotonic), for ratings given later (a mock)."""
     answer: str | None = None
     outcome: Outcome | None = None
 
@@ -281,7 +301,10 @@ class StudySession:
         intervals = self.intervals()
         everything = tuple(Grade)
         if not text:
-            outcome = Outcome(None, "not answered", None, Grade.AGAIN, everything, intervals, False)
+            # Revealing a recall question without typing is the normal way to self-grade; a
+            # choice or numeric question left blank is a miss, rated Again like a wrong answer.
+            allowed = everything if isinstance(q, RecallQuestion) else (Grade.AGAIN,)
+            outcome = Outcome(None, "not answered", None, Grade.AGAIN, allowed, intervals, False)
         elif isinstance(q, ChoiceQuestion):
             picked = parse_choice(text, q)
             right = picked == set(q.correct)
@@ -298,6 +321,7 @@ class StudySession:
             )
         current.answer = text
         current.outcome = outcome
+        current.answered_at = time.monotonic()
         return outcome
 
     @staticmethod
@@ -306,9 +330,12 @@ class StudySession:
             return Outcome(True, message, hint, Grade.GOOD, tuple(Grade), intervals, True)
         return Outcome(False, message, hint, Grade.AGAIN, (Grade.AGAIN,), intervals, True)
 
-    def rate(self, grade_: Grade | None = None) -> Rated:
-        """Save the review with ``grade_`` (default: the suggestion). A wrong auto-graded
-        answer is always Again. Committed before this returns."""
+    def rate(self, grade_: Grade | None = None, *, until_answered: bool = False) -> Rated:
+        """Save the review with ``grade_`` (default: the suggestion). A grade outside
+        ``outcome.allowed`` (front ends offer only those) falls back to the suggestion, so a
+        wrong or blank auto-graded answer is always Again. The time spent runs to now, or to
+        the moment of the answer with ``until_answered`` (a rating given later, in a mock).
+        Committed before this returns."""
         current = self.current
         assert current is not None and current.outcome is not None, "submit an answer first"
         outcome = current.outcome
@@ -318,7 +345,8 @@ class StudySession:
         now = clock.now()
         before = current.card
         after = review(self.scheduler, before, chosen, now)
-        duration = int((time.monotonic() - current.started) * 1000)
+        end = current.answered_at if until_answered and current.answered_at else time.monotonic()
+        duration = int((end - current.started) * 1000)
         review_id = self.store.record_review(
             question_id=current.question.id,
             before=before,

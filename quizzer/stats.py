@@ -15,6 +15,7 @@ from quizzer.bank import Bank
 from quizzer.clock import iso
 from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
+from quizzer.settings import stored_setting
 from quizzer.store import LEECH_LAPSES, CardRow, Store
 
 
@@ -161,7 +162,7 @@ def summary(
     cards = store.cards() if cards is None else cards
     scheduler = make_scheduler(settings_from_store(store))
     due_now = len(due_queue(bank, store, now, due_only=True, scheduler=scheduler))
-    new_limit = int(store.setting("new_per_day", 15))
+    new_limit = stored_setting(store, "new_per_day")
     unseen = sum(
         1
         for q in bank.questions

@@ -43,8 +43,9 @@ def test_garbage_at_prompts_is_explained_and_asked_again(mini_bank: Path) -> Non
 
 
 def test_wrong_numeric_is_rated_again(mini_bank: Path) -> None:
-    result = run_quizzer("drill", "--plain", "--id", "t-numeric-weights", input="1\n4\n")
+    result = run_quizzer("drill", "--plain", "--id", "t-numeric-weights", input="1\n4\n1\n")
     assert "✗ not quite" in result.stdout and "saved: again" in result.stdout
+    assert "? a wrong answer is rated again: type 1 (again)" in result.stdout  # 4 is refused
 
 
 def test_sigkill_mid_drill_loses_no_rated_review(mini_bank: Path, tmp_path: Path) -> None:

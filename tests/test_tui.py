@@ -97,7 +97,10 @@ async def test_numeric_right_then_wrong_rate_undo_suspend(mini_bank: Path) -> No
         await pilot.press(*["backspace"] * 6, *"99999 s", "enter")
         await pilot.pause()
         assert "✗" in str(study.query_one("#verdict").render())
-        await pilot.press("4")  # a wrong answer is rated Again whatever key
+        await pilot.press("4")  # not offered for a wrong answer: the key does nothing
+        await pilot.pause()
+        assert len(reviews(app)) == 1
+        await pilot.press("1")
         await pilot.pause()
         assert reviews(app)[-1] == ("t-numeric-allreduce", 1, 0)
         await pilot.press("ctrl+z")  # undo brings the allreduce question back
@@ -133,7 +136,7 @@ async def test_study_screen_fits_80x24(mini_bank: Path) -> None:
         await pilot.pause()
         study = app.screen
         assert study.query_one("#answer").region.bottom <= 22
-        await pilot.press("enter")
+        await pilot.press("2", "enter")  # right: all four ratings are offered
         await pilot.pause()
         for button in study.query("#ratings Button"):
             assert button.region.width > 0 and button.region.bottom <= 23

@@ -46,8 +46,10 @@ class QuizzerApp(App[None]):
         self.store = store
         self.start_questions = start_questions
         self.start_mock = start_mock
-        self.language: str = store.setting("language", "en")
-        if store.setting("theme", "dark") == "light":
+        from quizzer.settings import stored_setting
+
+        self.language: str = stored_setting(store, "language")
+        if stored_setting(store, "theme") == "light":
             # Only when it differs from Textual's default: setting the theme restyles everything.
             self.theme = "textual-light"
 

@@ -11,6 +11,7 @@ from textual.containers import Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
+from quizzer.settings import SettingError, parse_setting, stored_setting
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -34,11 +35,11 @@ class SettingsScreen(Screen[None]):
             with Grid(id="settings-grid"):
                 yield Label("Desired retention (0.70–0.99)")
                 yield Input(
-                    str(store.setting("desired_retention", 0.9)), id="retention", compact=True
+                    str(stored_setting(store, "desired_retention")), id="retention", compact=True
                 )
                 yield Label("New questions per day")
                 yield Input(
-                    str(store.setting("new_per_day", 15)),
+                    str(stored_setting(store, "new_per_day")),
                     id="new-per-day",
                     type="integer",
                     compact=True,
@@ -47,7 +48,7 @@ class SettingsScreen(Screen[None]):
                 yield Select(
                     [("dark", "dark"), ("light", "light")],
                     id="theme",
-                    value=store.setting("theme", "dark"),
+                    value=stored_setting(store, "theme"),
                     allow_blank=False,
                     compact=True,
                 )
@@ -55,7 +56,7 @@ class SettingsScreen(Screen[None]):
                 yield Select(
                     [("English", "en"), ("中文", "zh")],
                     id="language",
-                    value=store.setting("language", "en"),
+                    value=stored_setting(store, "language"),
                     allow_blank=False,
                     compact=True,
                 )
@@ -65,33 +66,33 @@ class SettingsScreen(Screen[None]):
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
-        """Validate and store every setting; errors show inline."""
+        """Validate every setting (quizzer.settings.parse_setting, as the CLI does) and store
+        them; the first error shows inline and nothing is saved."""
         error = self.query_one("#settings-error", Static)
-        try:
-            retention = float(self.query_one("#retention", Input).value)
-        except ValueError:
-            error.update("Desired retention must be a number such as 0.9.")
-            return
-        if not 0.7 <= retention <= 0.99:
-            error.update("Desired retention must be between 0.70 and 0.99.")
-            return
-        try:
-            per_day = int(self.query_one("#new-per-day", Input).value)
-        except ValueError:
-            error.update("New questions per day must be a whole number.")
-            return
-        if not 0 <= per_day <= 1000:
-            error.update("New questions per day must be between 0 and 1000.")
-            return
+        typed = {
+            "desired_retention": self.query_one("#retention", Input).value,
+            "new_per_day": self.query_one("#new-per-day", Input).value,
+            "theme": str(self.query_one("#theme", Select).value),
+            "language": str(self.query_one("#language", Select).value),
+        }
+        labels = {
+            "desired_retention": "Desired retention",
+            "new_per_day": "New questions per day",
+            "theme": "Theme",
+            "language": "Language",
+        }
+        values = {}
+        for key, raw in typed.items():
+            try:
+                values[key] = parse_setting(key, raw)
+            except SettingError as exc:
+                error.update(f"{labels[key]} must be {exc.rule}.")
+                return
         store = self.qapp.store
-        theme = str(self.query_one("#theme", Select).value)
-        language = str(self.query_one("#language", Select).value)
-        store.set_setting("desired_retention", retention)
-        store.set_setting("new_per_day", per_day)
-        store.set_setting("theme", theme)
-        store.set_setting("language", language)
-        self.qapp.language = language
-        self.qapp.theme = "textual-light" if theme == "light" else "textual-dark"
+        for key, value in values.items():
+            store.set_setting(key, value)
+        self.qapp.language = values["language"]
+        self.qapp.theme = "textual-light" if values["theme"] == "light" else "textual-dark"
         error.update("")
         self.notify("Settings saved.")
 

@@ -18,6 +18,7 @@ from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
 from quizzer.answers import AnswerError, parse_answer
 from quizzer.calc import format_number
+from quizzer.mock import MockRatings
 from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
@@ -78,7 +79,10 @@ class StudyScreen(Screen[None]):
         self.outcome: Outcome | None = None
         self.show_explanation = False
         self.deadline: float | None = None
-        self.mock_answers: list[tuple[Current, Outcome, float]] = []
+        self.mock_ratings: MockRatings | None = None
+        """A mock's rating policy (shared with the plain mock): recall answers wait for it."""
+        self.rating_phase = False
+        """True once a mock's questions are over and its recall answers are being self-rated."""
 
     @property
     def qapp(self) -> QuizzerApp:
@@ -136,6 +140,8 @@ class StudyScreen(Screen[None]):
         self.session = StudySession(
             app.bank, app.store, self.questions, mode=self.mode, company=self.company
         )
+        if self.is_mock:
+            self.mock_ratings = MockRatings(self.session)
         if self.timed_minutes:
             self.deadline = time.monotonic() + self.timed_minutes * 60
             self.set_interval(1, self.tick)
@@ -153,6 +159,21 @@ class StudyScreen(Screen[None]):
         if current is None:
             self.finish()
             return
+        self.show_question(current)
+        q = current.question
+        box = self.query_one("#answer", AnswerInput)
+        if isinstance(q, ChoiceQuestion):
+            box.placeholder = f"Option letter(s) or number 1–{len(q.options)}; empty Enter reveals"
+        elif isinstance(q, NumericQuestion):
+            box.placeholder = f"A number, with a unit or not (in {q.unit}); e.g. 2*70e9/2**30 GiB"
+        else:
+            box.placeholder = "Type your answer if you like; Enter or Space reveals"
+        self.query_one("#feedback", Static).update("")
+        box.focus()
+
+    def show_question(self, current: Current) -> None:
+        """The progress, chips, prompt and options of ``current``, with the answer box open."""
+        assert self.session is not None
         q = current.question
         lang = self.qapp.language
         self.query_one("#progress", ProgressBar).update(
@@ -180,14 +201,6 @@ class StudyScreen(Screen[None]):
         box = self.query_one("#answer", AnswerInput)
         box.value = ""
         box.disabled = False
-        if isinstance(q, ChoiceQuestion):
-            box.placeholder = f"Option letter(s) or number 1–{len(q.options)}; empty Enter reveals"
-        elif isinstance(q, NumericQuestion):
-            box.placeholder = f"A number, with a unit or not (in {q.unit}); e.g. 2*70e9/2**30 GiB"
-        else:
-            box.placeholder = "Type your answer if you like; Enter or Space reveals"
-        self.query_one("#feedback", Static).update("")
-        box.focus()
 
     @on(Input.Changed, "#answer")
     def live_feedback(self, event: Input.Changed) -> None:
@@ -221,12 +234,30 @@ class StudyScreen(Screen[None]):
             self.query_one("#feedback", Static).update(Text(f"? {exc}", style="bold yellow"))
             return
         self.outcome = outcome
-        if self.is_mock:
-            self.mock_answers.append((self.session.current, outcome, time.monotonic()))
-            self.session.rate(outcome.suggested)
+        if self.mock_ratings is not None:
+            # Choice and numeric are saved now; a recall answer waits for the self-rating.
+            self.mock_ratings.answered(outcome)
             self.show_next()
             return
         self.reveal(outcome)
+
+    def show_self_rating(self) -> None:
+        """After a mock's questions: the next recall answer beside the model answer, to rate
+        1–4; the summary once none is left."""
+        assert self.mock_ratings is not None
+        current = self.mock_ratings.next_to_rate()
+        if current is None:
+            self.finish()
+            return
+        assert current.outcome is not None
+        self.outcome = current.outcome
+        self.show_explanation = False
+        self.show_question(current)
+        left = len(self.mock_ratings.pending)
+        self.query_one("#study-title", Static).update(
+            f"{self.session_title} · rate your recall answers ({left} left)"
+        )
+        self.reveal(current.outcome)
 
     def reveal(self, outcome: Outcome) -> None:
         """Show the verdict, the answer and the rating buttons."""
@@ -251,6 +282,9 @@ class StudyScreen(Screen[None]):
             answer = zh.answer if zh and zh.answer else q.answer
             points = zh.key_points if zh and zh.key_points else q.key_points
             body = answer + "\n\n**Key points**\n\n" + "\n".join(f"- {p}" for p in points)
+            if self.rating_phase:
+                typed = current.answer or "(blank)"
+                body = f"**Your answer**\n\n{typed}\n\n**Model answer**\n\n{body}"
         self.query_one("#reveal", Markdown).update(body)
         self.query_one("#links", Static).update(article_links(self.qapp.bank, q, lang))
         box = self.query_one("#answer", AnswerInput)
@@ -259,41 +293,58 @@ class StudyScreen(Screen[None]):
         ratings = self.query_one("#ratings")
         ratings.display = True
         for grade in Grade:
+            # Only the ratings that apply are offered (a wrong or blank choice or numeric
+            # answer: Again alone); their keys are switched off too (check_action).
             button = self.query_one(f"#rate-{grade.value}", Button)
             label = f"{grade.value} {grade.label.title()} · {outcome.intervals[grade]}"
             if grade == outcome.suggested:
                 label += " ←"
             button.label = label
-            button.disabled = grade not in outcome.allowed
+            button.display = grade in outcome.allowed
         self.query_one(f"#rate-{outcome.suggested.value}", Button).focus()
+        self.refresh_bindings()
 
     # actions -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The rating keys that do not apply to the revealed answer do nothing."""
+        if action == "rate" and self.outcome is not None and parameters:
+            return Grade(int(str(parameters[0]))) in self.outcome.allowed
+        return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id and event.button.id.startswith("rate-"):
             self.action_rate(int(event.button.id.removeprefix("rate-")))
 
     def action_rate(self, value: int) -> None:
-        """Rate the revealed question and move on."""
-        if self.session is None or self.outcome is None or self.is_mock:
+        """Rate the revealed question (or, after a mock, the recall answer) and move on."""
+        if self.session is None or self.outcome is None:
+            return
+        if self.is_mock and not self.rating_phase:
             return
         grade = Grade(value)
         if grade not in self.outcome.allowed:
-            self.notify("A wrong answer is rated Again.", severity="warning")
-            grade = Grade.AGAIN
+            return  # not offered: its button is hidden and its key switched off
         try:
-            rated = self.session.rate(grade)
+            if self.rating_phase:
+                assert self.mock_ratings is not None
+                rated = self.mock_ratings.rate(grade)
+            else:
+                rated = self.session.rate(grade)
         except StoreError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
         self.notify(
             f"{rated.grade.label.title()}: next in {self.outcome.intervals[rated.grade]}", timeout=2
         )
-        self.show_next()
+        if self.rating_phase:
+            self.show_self_rating()
+        else:
+            self.show_next()
 
     def action_accept(self) -> None:
         """Enter after the reveal takes the suggested rating."""
-        if self.outcome is not None and not self.is_mock:
+        if self.outcome is not None and (not self.is_mock or self.rating_phase):
             self.action_rate(self.outcome.suggested.value)
 
     def action_explain(self) -> None:
@@ -335,7 +386,7 @@ class StudyScreen(Screen[None]):
 
     def action_suspend(self) -> None:
         """Suspend the open question."""
-        if self.session is None or self.session.current is None:
+        if self.session is None or self.session.current is None or self.rating_phase:
             return
         q = self.session.suspend_current()
         if q is not None:
@@ -343,12 +394,17 @@ class StudyScreen(Screen[None]):
         self.show_next()
 
     def action_back(self) -> None:
-        """Leave the session (every rating so far is saved)."""
+        """Leave the session (every rating so far is saved). In a mock, Esc ends the interview
+        and goes to the self-rating of recall answers; Esc there stops it, leaving the rest
+        unrated and unsaved."""
         if self.session is not None:
-            self.session.finish()
             if self.is_mock:
-                self.finish()
+                if self.rating_phase:
+                    self.finish(stop_rating=True)
+                else:
+                    self.finish()
                 return
+            self.session.finish()
         self.app.pop_screen()
 
     def tick(self) -> None:
@@ -365,10 +421,22 @@ class StudyScreen(Screen[None]):
             self.notify("Time is up.", severity="warning")
             self.finish()
 
-    def finish(self) -> None:
-        """Replace this screen with the session summary."""
+    def finish(self, *, stop_rating: bool = False) -> None:
+        """Replace this screen with the session summary; a mock first has its recall answers
+        self-rated (unless ``stop_rating``: those left are not saved)."""
         from quizzer.tui.screens.summary import SummaryScreen
 
         assert self.session is not None
+        ratings = self.mock_ratings
+        if ratings is not None and not self.rating_phase and ratings.pending and not stop_rating:
+            self.rating_phase = True
+            self.deadline = None
+            if self.session.current is not None and self.session.current.outcome is None:
+                self.session.current = None  # the question on screen was not answered
+            self.show_self_rating()
+            return
+        unrated = ratings.stop() if ratings is not None else []
         self.session.finish()
-        self.app.switch_screen(SummaryScreen(self.session, mock=self.is_mock, company=self.company))
+        self.app.switch_screen(
+            SummaryScreen(self.session, mock=self.is_mock, company=self.company, unrated=unrated)
+        )

@@ -13,6 +13,7 @@ from textual.widgets import Footer, Markdown
 from quizzer.session import StudySession
 
 if TYPE_CHECKING:
+    from quizzer.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
 
@@ -22,12 +23,19 @@ class SummaryScreen(Screen[None]):
     BINDINGS = [Binding("escape,enter,q", "home", "Home")]
 
     def __init__(
-        self, session: StudySession, *, mock: bool = False, company: str | None = None
+        self,
+        session: StudySession,
+        *,
+        mock: bool = False,
+        company: str | None = None,
+        unrated: list[AnyQuestion] | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.mock = mock
         self.company = company
+        self.unrated = unrated or []
+        """A mock's recall answers left unrated (not saved)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
@@ -40,7 +48,9 @@ class SummaryScreen(Screen[None]):
         if self.mock and self.company:
             from quizzer.mock import mock_report_markdown
 
-            return mock_report_markdown(app.bank, app.store, self.session, self.company)
+            return mock_report_markdown(
+                app.bank, app.store, self.session, self.company, self.unrated
+            )
         data = self.session.summary()
         minutes, seconds = divmod(int(data["seconds"]), 60)
         lines = [
