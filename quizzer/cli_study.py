@@ -15,9 +15,15 @@ def open_progress(*, create: bool = True) -> Any:
     from quizzer.store import StoreError, open_store
 
     try:
-        return open_store(create=create)
+        store = open_store(create=create)
     except StoreError as exc:
         fail(str(exc))
+    # Closed when the command ends, so its WAL is checkpointed and nothing lingers (a test
+    # running many commands in one process would otherwise keep every connection open).
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(store.close)
+    return store
 
 
 def card_json(question_id: str) -> dict[str, Any] | None:
