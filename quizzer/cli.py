@@ -108,7 +108,10 @@ def validate(no_solutions: bool) -> None:
         for diagnostic in exc.diagnostics:
             click.echo(str(diagnostic), err=True)
         fail(f"{len(exc.diagnostics)} problem(s) found")
-    problems = [] if no_solutions else deep_check(bank, progress=sys.stderr.isatty())
+    from quizzer.interview_map import load_map
+
+    problems = load_map(bank).problems
+    problems += [] if no_solutions else deep_check(bank, progress=sys.stderr.isatty())
     if problems:
         for diagnostic in problems:
             click.echo(str(diagnostic), err=True)
@@ -215,13 +218,15 @@ def show(question_id: str, as_json: bool) -> None:
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: articles, topics, companies.")
 def coverage(as_json: bool) -> None:
-    """Question counts per article, topic and company, empties first."""
+    """Question counts per article, topic and company, empties first; with --json also the
+    interview coverage map (lines covered, out of scope, uncovered)."""
+    from quizzer.interview_map import coverage_report, load_map
     from quizzer.views import coverage as counts
 
     bank = open_bank()
     table = counts(bank)
     if as_json:
-        echo_json(table)
+        echo_json({**table, "interviews": coverage_report(bank, load_map(bank))})
         return
     for group, rows in table.items():
         empty = sum(row["count"] == 0 for row in rows)
