@@ -39,6 +39,7 @@ from quizzer.models import (
     Module,
     NumericQuestion,
     ParamSpec,
+    Reading,
     RecallQuestion,
     Reference,
     Strict,
@@ -47,7 +48,13 @@ from quizzer.models import (
     question_adapter,
 )
 
-CATALOGS = ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml")
+CATALOGS = (
+    "articles.yaml",
+    "companies.yaml",
+    "interviews.yaml",
+    "readings.yaml",
+    "topics.yaml",
+)
 QUESTIONS_DIR = "questions"
 MODULE_FOLDERS = ("prerequisites", "cuda", "distributed", "inference")
 LAYOUT = f"questions/<module>/<topic>.yaml (module: {', '.join(MODULE_FOLDERS)})"
@@ -120,6 +127,8 @@ class Bank:
     """Old id -> current id, from `previous_ids`."""
     interviews: dict[str, InterviewPage] = field(default_factory=dict)
     """Interview page file -> the page (question_bank/interviews.yaml)."""
+    readings: dict[str, Reading] = field(default_factory=dict)
+    """Reading key -> the deep-dive post (question_bank/readings.yaml)."""
 
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
@@ -163,6 +172,17 @@ class Bank:
                 found.append((page.title, page.url))
         found += [(ref.title, ref.url) for ref in question.references]
         return list(dict.fromkeys(found))
+
+    def further_reading(self, question: AnyQuestion, lang: str = "en") -> list[str]:
+        """One line per deep-dive post the question cites: its title, and its address when
+        known, else where the site lists it (no address is ever guessed)."""
+        lines = []
+        for key in question.readings:
+            reading = self.readings[key]
+            title = reading.title_zh if lang == "zh" else f"{reading.title_en} ({reading.title_zh})"
+            place = reading.url or f"AIInfraGuide, {reading.section}"
+            lines.append(f"{title}: {place}")
+        return lines
 
     def main_link(self, question: AnyQuestion) -> tuple[str, str]:
         """(title, url) of the question's main link (see ``links``)."""
@@ -456,6 +476,33 @@ def _interviews(
     return pages
 
 
+def _readings(
+    root: Path, sources: dict[Path, bytes], topics: dict[str, Topic], errors: _Collector
+) -> dict[str, Reading]:
+    found: dict[str, Reading] = {}
+    rows, doc = _load_catalog(root, "readings.yaml", "readings", sources, errors)
+    for index, row in enumerate(rows):
+        try:
+            reading = Reading.model_validate(row)
+        except ValidationError as exc:
+            _pydantic_errors(exc, root / "readings.yaml", ("readings", index), doc, errors)
+            continue
+        if reading.key in found:
+            line, col = doc.where(("readings", index, "key"))
+            errors.add(root / "readings.yaml", line, col, f"duplicate key {reading.key!r}")
+        for i, tag in enumerate(reading.tags):
+            if tag not in topics:
+                line, col = doc.where(("readings", index, "tags", i))
+                errors.add(
+                    root / "readings.yaml",
+                    line,
+                    col,
+                    f"unknown topic {tag!r}{suggest(tag, topics)}",
+                )
+        found[reading.key] = reading
+    return found
+
+
 def _catalogs(
     root: Path, sources: dict[Path, bytes], errors: _Collector
 ) -> tuple[dict[str, Article], dict[str, Company], list[Module], dict[str, Topic], dict[str, str]]:
@@ -700,6 +747,7 @@ def _bank_to_json(bank: Bank) -> dict[str, Any]:
         "companies": [c.model_dump() for c in bank.companies.values()],
         "modules": [m.model_dump() for m in bank.modules],
         "interviews": [i.model_dump() for i in bank.interviews.values()],
+        "readings": [r.model_dump() for r in bank.readings.values()],
         "locations": {key: [loc.path, loc.line] for key, loc in bank.locations.items()},
         "files": bank.files,
         "previous": bank.previous,
@@ -759,6 +807,7 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
     articles = [_construct(Article, row) for row in data["articles"]]
     companies = [_construct(Company, row) for row in data["companies"]]
     interviews = [_construct(InterviewPage, row) for row in data["interviews"]]
+    readings = [_construct(Reading, row) for row in data["readings"]]
     modules = [_module_from_json(row) for row in data["modules"]]
     topics: dict[str, Topic] = {}
     topic_chapter: dict[str, str] = {}
@@ -781,6 +830,7 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
         files=[str(name) for name in data["files"]],
         previous={str(old): str(new) for old, new in data["previous"].items()},
         interviews={page.file: page for page in interviews},
+        readings={reading.key: reading for reading in readings},
     )
 
 
@@ -795,6 +845,7 @@ def _load_uncached(
     """The bank parsed from ``sources``, and whether placeholder text was let through."""
     articles, companies, modules, topics, topic_chapter = _catalogs(root, sources, errors)
     interviews = _interviews(root, sources, errors)
+    readings = _readings(root, sources, topics, errors)
     questions: list[AnyQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
@@ -836,6 +887,10 @@ def _load_uncached(
                 else:
                     seen_ids[raw_id] = SourceLoc(shown, line)
             _check_refs(raw, path, base, doc, articles, companies, topics, errors)
+            for i, key in enumerate(raw.get("readings") or []):
+                if isinstance(key, str) and key not in readings:
+                    line, col = doc.where(base + ("readings", i))
+                    errors.add(path, line, col, f"unknown reading {key!r}{suggest(key, readings)}")
             if unfinished_file:
                 placeholders += _placeholders(raw, path, base, doc, data)
             try:
@@ -870,6 +925,7 @@ def _load_uncached(
         files=[str(p.relative_to(root)) for p in files],
         previous=previous,
         interviews=interviews,
+        readings=readings,
     )
     return bank, bool(placeholders)
 

@@ -114,6 +114,9 @@ class QuestionBase(Strict):
     references: list[Reference] = Field(default_factory=list)
     """Canonical public references beyond the guide (an arXiv abstract page, a library's official
     documentation), only where the address is certain. Never an invented link."""
+    readings: list[str] = Field(default_factory=list)
+    """Keys of deep-dive posts (question_bank/readings.yaml) worth reading after this question:
+    shown as "Further reading" beside the article links."""
     previous_ids: list[str] = Field(default_factory=list)
     """Ids this question had before; their review history carries over to this one."""
     zh: ZhBlock | None = None
@@ -349,6 +352,25 @@ class InterviewPage(Strict):
     """The page on https://caomaolufei.github.io/AIInfraGuide/."""
     lines: int
     """How many question lines the page has."""
+
+
+class Reading(Strict):
+    """A deep-dive (解读) post of AIInfraGuide's blog (question_bank/readings.yaml)."""
+
+    key: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+    """Stable kebab-case key, e.g. `flashattention-2`."""
+    title_zh: str = Field(min_length=1)
+    """The post's title, as on the site (so it can be found there)."""
+    title_en: str = Field(min_length=1)
+    """An English title of our own."""
+    description: str = Field(min_length=1)
+    """The post's one-line description, as listed in the site's index."""
+    section: str = Field(min_length=1)
+    """Where the post is listed on the site (the deep-dive index, 解读板块目录)."""
+    tags: list[str] = Field(default_factory=list)
+    """Topic keys (question_bank/topics.yaml) the post explains."""
+    url: str | None = Field(default=None, pattern=r"^https://caomaolufei\.github\.io/")
+    """The post's address, only when established from the site's own source; else absent."""
 
 
 class Topic(Strict):

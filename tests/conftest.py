@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from quizzer.bank import CATALOGS
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_BANK = ROOT / "question_bank"
+CATALOG_FILES = CATALOGS  # every catalog a test bank copies from the shipped one
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXED_NOW = "2026-11-30T10:00:00+00:00"
 
@@ -36,7 +39,7 @@ def make_bank(target: Path, questions: str | None = None) -> Path:
     """A bank with the shipped catalogs and data, and the given questions (default: the
     mini fixture)."""
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml"):
+    for name in CATALOG_FILES:
         shutil.copy(SHIPPED_BANK / name, target / name)
     shutil.copytree(SHIPPED_BANK / "data", target / "data")
     qdir = target / "questions" / "test"

@@ -202,7 +202,7 @@ def test_list_filters_and_unknown_filter_key(cli, mini_bank) -> None:  # type: i
 
 def test_coverage_json_lists_empties_first(cli, mini_bank) -> None:  # type: ignore[no-untyped-def]
     data = json.loads(cli("coverage", "--json").output)
-    assert set(data) == {"articles", "topics", "companies"}
+    assert set(data) == {"articles", "topics", "companies", "interviews"}
     counts = [row["count"] for row in data["articles"]]
     assert counts == sorted(counts) and counts[0] == 0
     by_key = {row["key"]: row["count"] for row in data["articles"]}

@@ -122,10 +122,12 @@ def make_bank(target: Path, count: int, seed: int = 7) -> Path:
     """A valid bank of ``count`` questions (half recall, 30% choice, 20% numeric)."""
     import yaml
 
+    from quizzer.bank import CATALOGS
+
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    for name in ("articles.yaml", "companies.yaml", "interviews.yaml", "topics.yaml"):
+    for name in CATALOGS:
         shutil.copy(SHIPPED / name, target / name)
     shutil.copytree(SHIPPED / "data", target / "data")
     rng = random.Random(seed)
