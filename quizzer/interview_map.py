@@ -102,7 +102,9 @@ def load_map(bank: Bank) -> InterviewMap:
     def problem(path: Path, where: tuple[int, int], message: str) -> None:
         result.problems.append(Diagnostic(display_path(path), where[0], where[1], message))
 
-    files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    if not folder.is_dir():
+        return result  # a bank without a map (a contributor's own) is not held to one
+    files = sorted(folder.glob("*.yaml"))
     for path in files:
         try:
             doc = load_located(read_bank_file(path).decode("utf-8"))
