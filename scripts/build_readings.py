@@ -54,14 +54,18 @@ def parse_index(text: str) -> list[tuple[str, str]]:
     """(title, description) of every post in the index, in its order."""
     blocks = text.split(f"\n{MARKER}\n")
     if len(blocks) < 2 or INDEX_HEADING not in blocks[0]:
-        raise SystemExit(f"not the deep-dive index: no {INDEX_HEADING!r} header before the first entry")
+        raise SystemExit(
+            f"not the deep-dive index: no {INDEX_HEADING!r} header before the first entry"
+        )
     posts: list[tuple[str, str]] = []
     for number, block in enumerate(blocks[1:], start=1):
         lines = [line.strip() for line in block.split("\n") if line.strip()]
         if lines and lines[0] == SIDEBAR_START and number == len(blocks) - 1:
             break  # the sidebar after the last entry
         if len(lines) != 2:
-            raise SystemExit(f"entry {number}: expected a title and a description, got {lines[:4]!r}")
+            raise SystemExit(
+                f"entry {number}: expected a title and a description, got {lines[:4]!r}"
+            )
         posts.append((lines[0], lines[1]))
     return posts
 
@@ -85,7 +89,9 @@ def load_titles(topics: set[str]) -> dict[str, dict]:
     for row in rows:
         extra = set(row) - {"key", "title_zh", "title_en", "tags"}
         if extra:
-            problems.append(f"{row.get('key')}: unexpected fields {sorted(extra)} (no url is established)")
+            problems.append(
+                f"{row.get('key')}: unexpected fields {sorted(extra)} (no url is established)"
+            )
         if not KEY.fullmatch(row["key"]):
             problems.append(f"{row['key']!r}: not a kebab-case key")
         if row["key"] in keys:
