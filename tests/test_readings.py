@@ -58,7 +58,9 @@ def test_catalog_has_every_post_of_the_index(rows: list[dict]) -> None:
 
 @needs_seed
 def test_catalog_is_what_the_script_builds() -> None:
-    spec = importlib.util.spec_from_file_location("build_readings", ROOT / "scripts/build_readings.py")
+    spec = importlib.util.spec_from_file_location(
+        "build_readings", ROOT / "scripts/build_readings.py"
+    )
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
