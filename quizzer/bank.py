@@ -180,7 +180,7 @@ class Bank:
         for key in question.readings:
             reading = self.readings[key]
             title = reading.title_zh if lang == "zh" else f"{reading.title_en} ({reading.title_zh})"
-            place = reading.url or f"AIInfraGuide, {reading.section}"
+            place = reading.url or f"find it by its title in {reading.section}"
             lines.append(f"{title}: {place}")
         return lines
 

@@ -355,7 +355,7 @@ class InterviewPage(Strict):
 
 
 class Reading(Strict):
-    """A deep-dive (解读) post of AIInfraGuide's blog (question_bank/readings.yaml)."""
+    """A deep-dive (解读) post from the guide author's blog index (question_bank/readings.yaml)."""
 
     key: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
     """Stable kebab-case key, e.g. `flashattention-2`."""
@@ -366,7 +366,7 @@ class Reading(Strict):
     description: str = Field(min_length=1)
     """The post's one-line description, as listed in the site's index."""
     section: str = Field(min_length=1)
-    """Where the post is listed on the site (the deep-dive index, 解读板块目录)."""
+    """Where the post is listed (the author's deep-dive index, 解读板块目录), so it can be found."""
     tags: list[str] = Field(default_factory=list)
     """Topic keys (question_bank/topics.yaml) the post explains."""
     url: str | None = Field(default=None, pattern=r"^https://caomaolufei\.github\.io/")

@@ -34,7 +34,7 @@ OUT = ROOT / "question_bank" / "readings.yaml"
 
 MARKER = "Cover Image of the Post"
 INDEX_HEADING = "解读板块目录"
-SECTION = "解读 (deep-dive posts)"
+SECTION = "the guide author's blog, 解读板块目录 (deep-dive index)"
 """The index has no finer sections: every post is listed under the one heading."""
 SIDEBAR_START = "访客信息"
 """First line of the page sidebar that follows the last entry."""

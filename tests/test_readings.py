@@ -75,7 +75,7 @@ def test_keys_are_unique_and_every_field_is_filled(rows: list[dict]) -> None:
     assert len({r["title_zh"] for r in rows}) == len(rows)
     for r in rows:
         assert r["title_en"].strip() and r["description"].strip()
-        assert r["section"] == "解读 (deep-dive posts)"
+        assert r["section"] == "the guide author's blog, 解读板块目录 (deep-dive index)"
 
 
 def test_no_reading_has_an_address(bank: Bank, rows: list[dict]) -> None:
@@ -98,9 +98,12 @@ def test_further_reading_names_the_post_and_where_it_is_listed(bank: Bank) -> No
     question = next(q for q in bank.questions if "flashattention-1" in q.readings)
     lines = bank.further_reading(question)
     reading = bank.readings["flashattention-1"]
-    assert f"{reading.title_en} ({reading.title_zh}): AIInfraGuide, 解读 (deep-dive posts)" in lines
+    assert (
+        f"{reading.title_en} ({reading.title_zh}): find it by its title in the guide author's blog, 解读板块目录 (deep-dive index)"
+        in lines
+    )
     assert bank.further_reading(question, "zh")[question.readings.index("flashattention-1")] == (
-        f"{reading.title_zh}: AIInfraGuide, 解读 (deep-dive posts)"
+        f"{reading.title_zh}: find it by its title in the guide author's blog, 解读板块目录 (deep-dive index)"
     )
 
 
