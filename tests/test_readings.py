@@ -98,12 +98,10 @@ def test_further_reading_names_the_post_and_where_it_is_listed(bank: Bank) -> No
     question = next(q for q in bank.questions if "flashattention-1" in q.readings)
     lines = bank.further_reading(question)
     reading = bank.readings["flashattention-1"]
-    assert (
-        f"{reading.title_en} ({reading.title_zh}): find it by its title in the guide author's blog, 解读板块目录 (deep-dive index)"
-        in lines
-    )
+    where = "find it by its title in the guide author's blog, 解读板块目录 (deep-dive index)"
+    assert f"{reading.title_en} ({reading.title_zh}): {where}" in lines
     assert bank.further_reading(question, "zh")[question.readings.index("flashattention-1")] == (
-        f"{reading.title_zh}: find it by its title in the guide author's blog, 解读板块目录 (deep-dive index)"
+        f"{reading.title_zh}: {where}"
     )
 
 
