@@ -600,7 +600,7 @@ def _fingerprint(root: Path, sources: dict[Path, bytes]) -> str:
 
 
 def _cache_file(root: Path) -> Path:
-    from quizzer.paths import cache_dir
+    from quizzer.base.paths import cache_dir
 
     tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
     return cache_dir() / f"bank-{tag}.json"
@@ -618,7 +618,7 @@ def load_bank(
 
     ``allow_placeholders`` lets questions with stub text (TODO, ...) load, for `quizzer new`
     to add another stub beside them; such a load is never cached."""
-    from quizzer.paths import bank_dir
+    from quizzer.base.paths import bank_dir
 
     given = root or bank_dir()
     try:

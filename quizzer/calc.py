@@ -115,7 +115,7 @@ def _load_presets(path: str) -> dict[str, dict[str, Any]]:
 
 def presets(kind: str, bank_root: Path | None = None) -> dict[str, dict[str, Any]]:
     """The presets of one kind (models, gpus, dtypes) from the bank's data directory."""
-    from quizzer.paths import bank_dir
+    from quizzer.base.paths import bank_dir
 
     root = bank_root or bank_dir()
     return _load_presets(str(root.resolve() / "data" / f"{kind}.yaml"))
@@ -272,7 +272,7 @@ def extremes(spec: ParamSpec, bank_root: Path | None = None) -> list[Any]:
 
 def new_seed(question_id: str) -> int:
     """A fresh seed; derived from the fixed clock when QUIZZER_NOW is set, so replays repeat."""
-    from quizzer import clock
+    from quizzer.base import clock
 
     if clock.fixed():
         digest = hashlib.sha256(f"{question_id}@{clock.now().isoformat()}".encode()).digest()

@@ -37,8 +37,8 @@ class QuizzerGroup(click.Group):
         except StoreError as exc:
             fail(str(exc))
         except sqlite3.Error as exc:
+            from quizzer.base.paths import db_path
             from quizzer.dbopen import explain
-            from quizzer.paths import db_path
 
             fail(explain(exc, db_path(), "use"))
 
@@ -68,7 +68,7 @@ def main(ctx: click.Context, bank: Path | None, db: Path | None) -> None:
     if db is not None:
         os.environ["QUIZZER_DB"] = str(db)
     if os.environ.get("QUIZZER_NOW"):
-        from quizzer.clock import ClockError, now
+        from quizzer.base.clock import ClockError, now
 
         try:
             now()
@@ -242,7 +242,7 @@ def schema(markdown: bool, write: bool) -> None:
     from quizzer.schema_doc import schema_json, schema_markdown, write_generated
 
     if write:
-        from quizzer.paths import bank_dir
+        from quizzer.base.paths import bank_dir
 
         for path in write_generated(bank_dir()):
             click.echo(f"wrote {path}")

@@ -21,8 +21,8 @@ from quizzer.cli_common import fail, open_bank
 @click.option("--force", is_flag=True, help="Replace OUT if it already exists.")
 def export(fmt: str, out: Path, force: bool) -> None:
     """Export the bank as an Anki deck, or your review history as CSV or JSON."""
+    from quizzer.base.paths import db_path
     from quizzer.outfile import check_output, staged_output
-    from quizzer.paths import db_path
 
     check_output(out, force=force, live_db=db_path())
     if fmt == "apkg":
@@ -47,9 +47,9 @@ def export(fmt: str, out: Path, force: bool) -> None:
 @click.option("--force", is_flag=True, help="Replace OUT if it already exists.")
 def backup(out: Path, force: bool) -> None:
     """Copy your whole progress database to OUT (safe while quizzer runs)."""
+    from quizzer.base.paths import db_path
     from quizzer.cli_study import open_progress
     from quizzer.outfile import check_output
-    from quizzer.paths import db_path
     from quizzer.transfer import backup as do_backup
 
     check_output(out, force=force, live_db=db_path())
@@ -65,7 +65,7 @@ def backup(out: Path, force: bool) -> None:
 @click.option("--yes", is_flag=True, help="Do not ask before replacing the current progress.")
 def restore(source: Path, yes: bool) -> None:
     """Replace your progress with a backup. The file is checked first; all or nothing."""
-    from quizzer.paths import db_path
+    from quizzer.base.paths import db_path
     from quizzer.store import StoreError
     from quizzer.transfer import check_backup
     from quizzer.transfer import restore as do_restore

@@ -25,7 +25,7 @@ from quizzer.cli_common import echo_json, fail, open_bank
 @click.option("--json", "as_json", is_flag=True, help="Print JSON, weakest first.")
 def weak(by: str, limit: int, as_json: bool) -> None:
     """Your weakest topics (or companies, articles), with the evidence for each."""
-    from quizzer import clock
+    from quizzer.base import clock
     from quizzer.cli_study import open_progress
     from quizzer.weakness import weaknesses
 

@@ -90,8 +90,8 @@ def register(group: click.Group) -> None:
         """Study: due reviews first, then new questions up to the daily limit."""
         import sys
 
-        from quizzer import clock
         from quizzer.bank import suggest
+        from quizzer.base import clock
         from quizzer.session import due_queue
         from quizzer.settings import stored_setting
 
@@ -141,7 +141,7 @@ def register(group: click.Group) -> None:
     @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
     def stats(as_json: bool) -> None:
         """Reviews, streak, retention, due counts, and accuracy per topic and company."""
-        from quizzer import clock
+        from quizzer.base import clock
         from quizzer.stats import summary
 
         bank = open_bank()
@@ -182,8 +182,8 @@ def register(group: click.Group) -> None:
 
 
 def _set_suspended(question_id: str, flag: bool) -> None:
-    from quizzer import clock
     from quizzer.bank import suggest
+    from quizzer.base import clock
 
     bank = open_bank()
     q = bank.get(question_id)

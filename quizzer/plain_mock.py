@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from quizzer import clock
 from quizzer.answers import AnswerError
 from quizzer.bank import Bank
+from quizzer.base import clock
 from quizzer.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.models import RecallQuestion
 from quizzer.plain import _read, ask_grade, question_body

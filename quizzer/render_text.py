@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from quizzer import clock
 from quizzer.bank import Bank
+from quizzer.base import clock
 from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQuestion
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from fsrs import Card, Rating, Scheduler, State
 
-from quizzer import clock
+from quizzer.base import clock
 
 
 class Grade(IntEnum):

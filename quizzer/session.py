@@ -14,9 +14,9 @@ from typing import Any
 
 from fsrs import Card, Scheduler
 
-from quizzer import clock
 from quizzer.answers import AnswerError
 from quizzer.bank import Bank
+from quizzer.base import clock
 from quizzer.calc import Attempt, grade, prepare
 from quizzer.models import (
     OPTION_LETTERS,

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from quizzer.bank import Bank
-from quizzer.clock import iso
+from quizzer.base.clock import iso
 from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
 from quizzer.settings import stored_setting

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizzer import migrations
-from quizzer.clock import iso
+from quizzer.base.clock import iso
 from quizzer.dbopen import (
     BUSY_TIMEOUT_MS,
     StoreError,
@@ -457,6 +457,6 @@ class Store:
 def open_store(path: Path | None = None, *, create: bool = True) -> Store:
     """Open the progress DB at ``path`` or paths.db_path(), creating it if needed unless
     ``create`` is False (then a missing DB reads as an empty one and nothing is created)."""
-    from quizzer.paths import db_path
+    from quizzer.base.paths import db_path
 
     return Store(path or db_path(), create=create)

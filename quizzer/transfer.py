@@ -154,7 +154,7 @@ def unusable(db: Path) -> str | None:
 
 def move_aside(db: Path) -> str:
     """Rename a DB that cannot be used (and its -wal/-shm) out of the way; never delete it."""
-    from quizzer.clock import now
+    from quizzer.base.clock import now
 
     stamp = now().strftime("%Y%m%dT%H%M%S")
     target = db.with_name(f"{db.name}.damaged-{stamp}")
@@ -258,7 +258,7 @@ INT64 = 2**63 - 1
 def _field_problem(row: dict[str, Any], earliest: datetime, latest: datetime) -> str | None:
     """What is wrong with one exported review, or None. Types are checked exactly: the
     values go straight into SQLite and later into the scheduler."""
-    from quizzer.clock import ClockError, parse_utc
+    from quizzer.base.clock import ClockError, parse_utc
     from quizzer.dbcheck import MAX_TEXT
 
     for name in ("uid", "question_id", "reviewed_at"):
@@ -294,7 +294,7 @@ def _field_problem(row: dict[str, Any], earliest: datetime, latest: datetime) ->
 def import_reviews(store: Store, source: Path) -> tuple[int, int]:
     """Merge reviews from an exported JSON file; returns (added, already present)."""
 
-    from quizzer.clock import iso, now, parse_utc
+    from quizzer.base.clock import iso, now, parse_utc
 
     try:
         if source.stat().st_size > MAX_IMPORT_BYTES:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from quizzer.bank import Bank
-from quizzer.clock import iso
+from quizzer.base.clock import iso
 from quizzer.models import AnyQuestion
 from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import Filters, settings_from_store

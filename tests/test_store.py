@@ -252,7 +252,7 @@ def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
 
 def test_recall_probability_matches_fsrs() -> None:
     """The column-based forgetting curve used for ranking equals fsrs's own."""
-    from quizzer.clock import iso
+    from quizzer.base.clock import iso
     from quizzer.scheduling import recall_probability, retrievability
 
     scheduler = make_scheduler(SchedulerSettings(fuzz=False))

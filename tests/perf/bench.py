@@ -197,7 +197,7 @@ def make_store(db: Path, question_ids: list[str], reviews: int, seed: int = 11) 
     """A progress DB with ``reviews`` reviews spread over the two years before NOW."""
     from fsrs import Card, State
 
-    from quizzer.clock import iso
+    from quizzer.base.clock import iso
     from quizzer.scheduling import card_to_json
     from quizzer.store import Store
 

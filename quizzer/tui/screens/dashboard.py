@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from quizzer import clock
+from quizzer.base import clock
 from quizzer.tui.widgets.charts import bar, heatmap
 from quizzer.tui.widgets.titlebar import TitleBar
 

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from quizzer import clock
+from quizzer.base import clock
 from quizzer.tui.widgets.charts import bar, forecast_columns
 from quizzer.tui.widgets.titlebar import TitleBar
 
