@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from quizzer.bank import Bank
-from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
+from quizzer.content.bank import Bank
+from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
 
 MODEL_NAME = "quizzer question"
 DECK_NAME = "quizzer · AI infrastructure interviews"

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from quizzer.models import NumericQuestion, ParamSpec
+from quizzer.content.models import NumericQuestion, ParamSpec
 from quizzer.units import UnitError, parse_unit
 
 
@@ -94,8 +94,8 @@ class Preset(Mapping[str, Any]):
 
 @cache
 def _load_presets(path: str) -> dict[str, dict[str, Any]]:
-    from quizzer.bank import SourceProblem, read_bank_file
-    from quizzer.yamlsrc import YamlProblem, load_located
+    from quizzer.content.bank import SourceProblem, read_bank_file
+    from quizzer.content.yamlsrc import YamlProblem, load_located
 
     # The same bounded reading as the question files: a regular file of at most 2 MB, no
     # link, no FIFO, no YAML alias.
@@ -125,7 +125,7 @@ def preset(kind: str, key: str, bank_root: Path | None = None) -> Preset:
     """One preset by name."""
     table = presets(kind, bank_root)
     if key not in table:
-        from quizzer.bank import suggest
+        from quizzer.content.bank import suggest
 
         raise CalcError(f"unknown {kind} preset {key!r}{suggest(key, table)}")
     return Preset(kind, key, table[key])
@@ -356,7 +356,7 @@ def accept(name: str, raw: str, spec: ParamSpec, bank_root: Path | None = None) 
     if spec.preset is not None:
         names = [str(n) for n in spec.choose or sorted(presets(spec.preset, bank_root))]
         if raw.strip() not in names:
-            from quizzer.bank import suggest
+            from quizzer.content.bank import suggest
 
             raise CalcError(f"{refused}{suggest(raw.strip(), names)}")
         return preset(spec.preset, raw.strip(), bank_root)
@@ -367,7 +367,7 @@ def accept(name: str, raw: str, spec: ParamSpec, bank_root: Path | None = None) 
                 return choice
         words = [str(c) for c in choices if isinstance(c, str)]
         if words:
-            from quizzer.bank import suggest
+            from quizzer.content.bank import suggest
 
             raise CalcError(f"{refused}{suggest(raw.strip(), words)}")
         raise refused
@@ -460,7 +460,7 @@ def draw_params(
     """The parameters of one attempt: seeded draw, then ``--set`` overrides, each checked
     against its spec. Whole parameters (a preset by name) are set first and preset fields
     (``layers=40`` or ``model.layers=40``) after, whatever the order they were given in."""
-    from quizzer.bank import suggest
+    from quizzer.content.bank import suggest
 
     rng = random.Random(f"{q.id}:{seed}")
     params = {name: draw_value(spec, rng, bank_root) for name, spec in q.params.items()}

@@ -14,9 +14,9 @@ from typing import Any
 import click
 
 from quizzer import __version__
-from quizzer.bank import Bank, BankError
 from quizzer.cli_common import echo_json, fail, open_bank
-from quizzer.models import QUESTION_KINDS
+from quizzer.content.bank import Bank, BankError
+from quizzer.content.models import QUESTION_KINDS
 
 
 class QuizzerGroup(click.Group):
@@ -84,7 +84,7 @@ def main(ctx: click.Context, bank: Path | None, db: Path | None) -> None:
 @click.option("--no-solutions", is_flag=True, help="Skip running numeric solutions.")
 def validate(no_solutions: bool) -> None:
     """Check the whole bank; list every problem as path:line:col."""
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
     from quizzer.validate import deep_check
 
     show = sys.stderr.isatty()
@@ -153,7 +153,7 @@ def filter_options(func: Any) -> Any:
 
 def check_filter_keys(bank: Bank, filters: dict[str, Any]) -> None:
     """Exit 2 with a suggestion when a filter names an unknown key."""
-    from quizzer.bank import suggest
+    from quizzer.content.bank import suggest
 
     tables: dict[str, dict[str, Any]] = {
         "topics": bank.topics,
@@ -172,7 +172,7 @@ def check_filter_keys(bank: Bank, filters: dict[str, Any]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of full questions.")
 def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
     """List questions, filtered."""
-    from quizzer.views import matches, question_json
+    from quizzer.content.views import matches, question_json
 
     bank = open_bank()
     check_filter_keys(bank, filters)
@@ -193,8 +193,8 @@ def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON, with the card's state.")
 def show(question_id: str, as_json: bool) -> None:
     """Show one question with its answer, explanation and links."""
-    from quizzer.bank import suggest
-    from quizzer.views import question_json
+    from quizzer.content.bank import suggest
+    from quizzer.content.views import question_json
 
     bank = open_bank()
     q = bank.get(question_id)
@@ -207,7 +207,7 @@ def show(question_id: str, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    from quizzer.render_text import question_text
+    from quizzer.content.render import question_text
 
     click.echo(question_text(bank, q, data["card"]))
 
@@ -216,7 +216,7 @@ def show(question_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: articles, topics, companies.")
 def coverage(as_json: bool) -> None:
     """Question counts per article, topic and company, empties first."""
-    from quizzer.views import coverage as counts
+    from quizzer.content.views import coverage as counts
 
     bank = open_bank()
     table = counts(bank)
@@ -239,7 +239,7 @@ def coverage(as_json: bool) -> None:
 )
 def schema(markdown: bool, write: bool) -> None:
     """Print the JSON Schema of a question file (question_bank/question.schema.json)."""
-    from quizzer.schema_doc import schema_json, schema_markdown, write_generated
+    from quizzer.content.schema_doc import schema_json, schema_markdown, write_generated
 
     if write:
         from quizzer.base.paths import bank_dir

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from quizzer.bank import Bank
+    from quizzer.content.bank import Bank
 
 
 def run_app(

@@ -7,7 +7,7 @@ import sys
 import click
 
 from quizzer.cli_common import echo_json, fail, open_bank
-from quizzer.models import NumericQuestion
+from quizzer.content.models import NumericQuestion
 
 
 def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
@@ -23,7 +23,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
 
 def numeric_question(question_id: str) -> NumericQuestion:
     """The numeric question with this id, or exit 2."""
-    from quizzer.bank import suggest
+    from quizzer.content.bank import suggest
 
     bank = open_bank()
     q = bank.get(question_id)

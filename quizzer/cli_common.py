@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import click
 
-from quizzer.bank import Bank, BankError, load_bank
+from quizzer.content.bank import Bank, BankError, load_bank
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

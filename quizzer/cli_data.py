@@ -120,8 +120,8 @@ def import_reviews(source: Path) -> None:
 @click.option("--article", help="Article key from articles.yaml.")
 def new(kind: str | None, topic: str | None, article: str | None) -> None:
     """Append a valid question stub to the right file (asks for what you leave out)."""
-    from quizzer.bank import suggest
-    from quizzer.scaffold import ScaffoldError, append_stub
+    from quizzer.content.bank import suggest
+    from quizzer.content.scaffold import ScaffoldError, append_stub
 
     bank = open_bank(allow_placeholders=True)  # other stubs may still wait to be filled in
     if kind is None:

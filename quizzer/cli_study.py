@@ -90,8 +90,8 @@ def register(group: click.Group) -> None:
         """Study: due reviews first, then new questions up to the daily limit."""
         import sys
 
-        from quizzer.bank import suggest
         from quizzer.base import clock
+        from quizzer.content.bank import suggest
         from quizzer.session import due_queue
         from quizzer.settings import stored_setting
 
@@ -182,8 +182,8 @@ def register(group: click.Group) -> None:
 
 
 def _set_suspended(question_id: str, flag: bool) -> None:
-    from quizzer.bank import suggest
     from quizzer.base import clock
+    from quizzer.content.bank import suggest
 
     bank = open_bank()
     q = bank.get(question_id)

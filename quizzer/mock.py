@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from quizzer.bank import Bank, suggest
-from quizzer.models import AnyQuestion, RecallQuestion
+from quizzer.content.bank import Bank, suggest
+from quizzer.content.models import AnyQuestion, RecallQuestion
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, Rated, StudySession
 from quizzer.store import Store

@@ -10,9 +10,9 @@ import sys
 from typing import TextIO
 
 from quizzer.answers import AnswerError
-from quizzer.bank import Bank
-from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
-from quizzer.render_text import links_text
+from quizzer.content.bank import Bank
+from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
+from quizzer.content.render import links_text
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import Store, StoreError

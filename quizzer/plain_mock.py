@@ -6,10 +6,10 @@ import sys
 from typing import TextIO
 
 from quizzer.answers import AnswerError
-from quizzer.bank import Bank
 from quizzer.base import clock
+from quizzer.content.bank import Bank
+from quizzer.content.models import RecallQuestion
 from quizzer.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
-from quizzer.models import RecallQuestion
 from quizzer.plain import _read, ask_grade, question_body
 from quizzer.session import Current, StudySession
 from quizzer.store import Store

@@ -15,16 +15,17 @@ from typing import Any
 from fsrs import Card, Scheduler
 
 from quizzer.answers import AnswerError
-from quizzer.bank import Bank
 from quizzer.base import clock
 from quizzer.calc import Attempt, grade, prepare
-from quizzer.models import (
+from quizzer.content.bank import Bank
+from quizzer.content.models import (
     OPTION_LETTERS,
     AnyQuestion,
     ChoiceQuestion,
     NumericQuestion,
     RecallQuestion,
 )
+from quizzer.content.views import matches
 from quizzer.scheduling import (
     Grade,
     SchedulerSettings,
@@ -38,7 +39,6 @@ from quizzer.scheduling import (
 )
 from quizzer.settings import stored_setting
 from quizzer.store import Store
-from quizzer.views import matches
 
 DEFAULT_NEW_PER_DAY = 15
 

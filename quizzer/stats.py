@@ -11,8 +11,8 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from quizzer.bank import Bank
 from quizzer.base.clock import iso
+from quizzer.content.bank import Bank
 from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
 from quizzer.settings import stored_setting

@@ -13,8 +13,8 @@ import random
 import sys
 from typing import Any, TextIO
 
-from quizzer.bank import Bank, Diagnostic
-from quizzer.models import NumericQuestion
+from quizzer.content.bank import Bank, Diagnostic
+from quizzer.content.models import NumericQuestion
 from quizzer.units import UnitError, parse_unit
 
 SAMPLED_SEEDS = 12

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from quizzer.bank import Bank
 from quizzer.base.clock import iso
-from quizzer.models import AnyQuestion
+from quizzer.content.bank import Bank
+from quizzer.content.models import AnyQuestion
 from quizzer.scheduling import make_scheduler, recall_probability
 from quizzer.session import Filters, settings_from_store
 from quizzer.store import CardRow, Store

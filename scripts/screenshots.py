@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 def simulate(db: Path) -> None:
     """Six weeks of plausible study: a few sessions a week, mostly Good, some Again."""
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
     from quizzer.scheduling import Grade
     from quizzer.session import StudySession, due_queue
     from quizzer.store import Store
@@ -56,7 +56,7 @@ def simulate(db: Path) -> None:
 
 
 async def shoot() -> None:
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
     from quizzer.store import open_store
     from quizzer.tui.app import QuizzerApp
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank import BankError, load_bank
+from quizzer.content.bank import BankError, load_bank
 from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.store import Store, StoreError
 from tests.conftest import FIXTURES, make_bank, save_review, spawn_quizzer
@@ -74,7 +74,7 @@ def hammer(seconds: float, mini_bank: Path) -> None:
     """Two processes rate as fast as they can; every rating they report lands."""
     script = (
         "import sys, time\n"
-        "from quizzer.bank import load_bank\n"
+        "from quizzer.content.bank import load_bank\n"
         "from quizzer.store import open_store\n"
         "from quizzer.session import StudySession\n"
         "bank = load_bank(); store = open_store(); n = 0\n"

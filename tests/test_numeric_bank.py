@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from quizzer.bank import Bank, load_bank
 from quizzer.calc import draw_params, grade, prepare
-from quizzer.models import NumericQuestion
+from quizzer.content.bank import Bank, load_bank
+from quizzer.content.models import NumericQuestion
 from quizzer.units import parse_unit
 
 ALTERNATIVES = {

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fsrs import Card, State
 
-from quizzer.bank import load_bank
+from quizzer.content.bank import load_bank
 from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.session import Filters, StudySession, due_queue
 from quizzer.store import Store, StoreError

@@ -366,7 +366,7 @@ def test_unusable_setting_saved_by_an_older_version_does_not_crash_the_drill(
 
 
 async def test_app_settings_screen_refuses_what_the_cli_refuses(mini_bank: Path) -> None:
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
     from quizzer.settings import SETTINGS
     from quizzer.store import Store
     from quizzer.tui.app import QuizzerApp

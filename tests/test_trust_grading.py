@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from quizzer.bank import Bank, load_bank
+from quizzer.content.bank import Bank, load_bank
 from quizzer.mock import MockPlan, MockRatings
 from quizzer.plain_mock import run_plain_mock
 from quizzer.scheduling import Grade

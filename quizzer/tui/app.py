@@ -13,8 +13,8 @@ from textual.binding import Binding
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from quizzer.bank import Bank
-    from quizzer.models import AnyQuestion
+    from quizzer.content.bank import Bank
+    from quizzer.content.models import AnyQuestion
     from quizzer.store import Store
 
 
@@ -61,7 +61,7 @@ class QuizzerApp(App[None]):
             with self._bank_lock:
                 if self._bank is None:
                     if self._bank_loader is None:
-                        from quizzer.bank import load_bank
+                        from quizzer.content.bank import load_bank
 
                         self._bank = load_bank()
                     else:

@@ -349,7 +349,7 @@ def main() -> int:
     )
     t = time.perf_counter()
     bank_dir = make_bank(work / "bank", args.questions)
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
 
     ids = [q.id for q in load_bank(bank_dir, use_cache=False).questions]
     make_store(work / "big.db", ids, args.reviews)

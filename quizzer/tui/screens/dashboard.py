@@ -108,7 +108,7 @@ class DashboardScreen(Screen[None]):
         A second SQLite connection in this process is safe: SQLite shares one set of file
         locks between all its connections to a file. What is never safe is opening the DB
         file any other way (see quizzer.dbopen)."""
-        from quizzer.bank import BankError
+        from quizzer.content.bank import BankError
         from quizzer.stats import dashboard_data
         from quizzer.store import Store
 

@@ -18,15 +18,15 @@ from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
 from quizzer.answers import AnswerError, parse_answer
 from quizzer.calc import format_number
+from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
 from quizzer.mock import MockRatings
-from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import StoreError
 from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
 if TYPE_CHECKING:
-    from quizzer.models import AnyQuestion
+    from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
 

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Markdown
 from quizzer.session import StudySession
 
 if TYPE_CHECKING:
-    from quizzer.models import AnyQuestion
+    from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
 

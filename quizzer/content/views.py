@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from quizzer.bank import Bank
-from quizzer.models import AnyQuestion
+from quizzer.content.bank import Bank
+from quizzer.content.models import AnyQuestion
 
 
 def question_json(bank: Bank, q: AnyQuestion) -> dict[str, Any]:

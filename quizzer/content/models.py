@@ -48,8 +48,8 @@ class Strict(BaseModel):
 
     # defer_build: schemas are built on first validation, so loading a cached bank (which
     # never validates) does not pay for them at start-up. The attribute docstrings are read
-    # from this file's source by quizzer.schema_doc when the schema is generated, rather than
-    # by pydantic at import (use_attribute_docstrings costs ~50 ms per start).
+    # from this file's source by quizzer.content.schema_doc when the schema is generated,
+    # rather than by pydantic at import (use_attribute_docstrings costs ~50 ms per start).
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from quizzer.bank import Bank
 from quizzer.base import clock
-from quizzer.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQuestion
+from quizzer.content.bank import Bank
+from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQuestion
 
 
 def links_text(bank: Bank, q: AnyQuestion) -> str:

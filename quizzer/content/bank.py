@@ -24,10 +24,10 @@ from pydantic import ValidationError
 from pydantic_core import from_json  # pydantic's JSON parser: plain data, ~1.4x json.loads
 
 if TYPE_CHECKING:
-    from quizzer.yamlsrc import Located, Path_
+    from quizzer.content.yamlsrc import Located, Path_
 
 from quizzer import __version__
-from quizzer.models import (
+from quizzer.content.models import (
     OPTION_LETTERS,
     AnyQuestion,
     Article,
@@ -353,7 +353,7 @@ def _parse(path: Path, data: bytes, errors: _Collector) -> Located | None:
     except UnicodeDecodeError as exc:
         errors.add(path, 1, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
         return None
-    from quizzer.yamlsrc import YamlProblem, load_located
+    from quizzer.content.yamlsrc import YamlProblem, load_located
 
     try:
         return load_located(text)
@@ -399,7 +399,7 @@ def _pydantic_errors(
 
 
 def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
-    from quizzer.models import (
+    from quizzer.content.models import (
         ChoiceQuestion,
         NumericQuestion,
         QuestionBase,
@@ -426,7 +426,7 @@ def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
 def _load_catalog(
     root: Path, name: str, top: str, sources: dict[Path, bytes], errors: _Collector
 ) -> tuple[Any, Located]:
-    from quizzer.yamlsrc import Located
+    from quizzer.content.yamlsrc import Located
 
     path = root / name
     data = sources.get(path)

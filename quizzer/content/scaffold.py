@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from quizzer.bank import QUESTIONS_DIR, Bank, SourceProblem, read_bank_file
+from quizzer.content.bank import QUESTIONS_DIR, Bank, SourceProblem, read_bank_file
 
 MODULE_DIRS = {0: "inference", 1: "prerequisites", 2: "cuda", 3: "distributed", 4: "inference"}
 HEADER = "# yaml-language-server: $schema=../../question.schema.json\n"

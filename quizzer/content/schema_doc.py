@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from quizzer.models import (
+from quizzer.content.models import (
     ChoiceQuestion,
     CompanyTag,
     NumericQuestion,
@@ -31,11 +31,11 @@ SCHEMA_ID = "https://caomaolufei.github.io/AIInfraGuide/quizzer/question.schema.
 
 @cache
 def field_docs() -> dict[str, dict[str, str]]:
-    """Class name -> field name -> the docstring under that field in quizzer/models.py."""
+    """Class name -> field name -> the docstring under that field in quizzer/content/models.py."""
     import ast
     import inspect
 
-    from quizzer import models
+    from quizzer.content import models
 
     tree = ast.parse(inspect.getsource(models))
     docs: dict[str, dict[str, str]] = {}
@@ -66,7 +66,7 @@ def doc_of(model: type[BaseModel], name: str) -> str:
 
 
 def _describe(schema: dict[str, Any]) -> None:
-    from quizzer import models
+    from quizzer.content import models
 
     for class_name, definition in schema.get("$defs", {}).items():
         model = getattr(models, class_name, None)
@@ -101,7 +101,7 @@ def _type_name(model: type[BaseModel], name: str) -> str:
     text = annotation.__name__ if isinstance(annotation, type) else str(annotation)
     return (
         text.replace("typing.", "")
-        .replace("quizzer.models.", "")
+        .replace("quizzer.content.models.", "")
         .replace("NoneType", "null")
         .replace("Literal", "")
         .replace("|", "\\|")
