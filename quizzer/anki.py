@@ -30,7 +30,7 @@ def _html(markdown: str) -> str:
 
 def note_fields(bank: Bank, q: AnyQuestion) -> tuple[str, str, str]:
     """(front, back, link) HTML for one question."""
-    from quizzer.calc import prepare
+    from quizzer.grading.calc import prepare
 
     prompt = q.prompt
     back_parts: list[str] = []

@@ -85,7 +85,7 @@ def main(ctx: click.Context, bank: Path | None, db: Path | None) -> None:
 def validate(no_solutions: bool) -> None:
     """Check the whole bank; list every problem as path:line:col."""
     from quizzer.content.bank import load_bank
-    from quizzer.validate import deep_check
+    from quizzer.grading.validate import deep_check
 
     show = sys.stderr.isatty()
 

@@ -55,7 +55,7 @@ set_option = click.option(
 )
 def solve(question_id: str, seed: int | None, sets: tuple[str, ...], as_json: bool) -> None:
     """Show a numeric question's parameters, reference answer and worked solution."""
-    from quizzer import calc
+    from quizzer.grading import calc
 
     q = numeric_question(question_id)
     overrides = parse_sets(sets)
@@ -91,8 +91,8 @@ def solve(question_id: str, seed: int | None, sets: tuple[str, ...], as_json: bo
 @set_option
 def check(question_id: str, answer_text: str, seed: int | None, sets: tuple[str, ...]) -> None:
     """Check an answer: exit 0 if right, 1 if wrong, 2 if it cannot be understood."""
-    from quizzer import calc
-    from quizzer.answers import AnswerError
+    from quizzer.grading import calc
+    from quizzer.grading.answers import AnswerError
 
     q = numeric_question(question_id)
     overrides = parse_sets(sets)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from quizzer.answers import AnswerError
 from quizzer.content.bank import Bank
 from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
 from quizzer.content.render import links_text
+from quizzer.grading.answers import AnswerError
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession
 from quizzer.store import Store, StoreError

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from quizzer.answers import AnswerError
 from quizzer.base import clock
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
+from quizzer.grading.answers import AnswerError
 from quizzer.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.plain import _read, ask_grade, question_body
 from quizzer.session import Current, StudySession

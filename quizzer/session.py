@@ -14,9 +14,7 @@ from typing import Any
 
 from fsrs import Card, Scheduler
 
-from quizzer.answers import AnswerError
 from quizzer.base import clock
-from quizzer.calc import Attempt, grade, prepare
 from quizzer.content.bank import Bank
 from quizzer.content.models import (
     OPTION_LETTERS,
@@ -26,6 +24,8 @@ from quizzer.content.models import (
     RecallQuestion,
 )
 from quizzer.content.views import matches
+from quizzer.grading.answers import AnswerError
+from quizzer.grading.calc import Attempt, grade, prepare
 from quizzer.scheduling import (
     Grade,
     SchedulerSettings,

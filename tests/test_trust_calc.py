@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quizzer import calc
+from quizzer.grading import calc
 from tests.conftest import FIXTURES, make_bank
 
 Cli = Callable[..., Result]

@@ -16,9 +16,9 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
-from quizzer.answers import AnswerError, parse_answer
-from quizzer.calc import format_number
 from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.grading.answers import AnswerError, parse_answer
+from quizzer.grading.calc import format_number
 from quizzer.mock import MockRatings
 from quizzer.scheduling import Grade
 from quizzer.session import Current, Outcome, StudySession

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.content.models import NumericQuestion, ParamSpec
-from quizzer.units import UnitError, parse_unit
+from quizzer.grading.units import UnitError, parse_unit
 
 
 class CalcError(ValueError):
@@ -652,7 +652,7 @@ def within(value: float, expected: float, q: NumericQuestion) -> bool:
 
 def grade(attempt: Attempt, text: str) -> NumericVerdict:
     """Check a typed answer against the attempt. Raises answers.AnswerError if unreadable."""
-    from quizzer.answers import parse_answer
+    from quizzer.grading.answers import parse_answer
 
     q = attempt.question
     parsed = parse_answer(text, q.unit)

@@ -11,7 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from quizzer.units import (
+from quizzer.grading.units import (
     BYTES,
     COUNT_SUFFIXES,
     Unit,

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from quizzer.content.bank import Bank, Diagnostic
 from quizzer.content.models import NumericQuestion
-from quizzer.units import UnitError, parse_unit
+from quizzer.grading.units import UnitError, parse_unit
 
 SAMPLED_SEEDS = 12
 MAX_EXTREME_COMBOS = 64
@@ -23,7 +23,7 @@ MAX_EXTREME_COMBOS = 64
 
 def _combos(q: NumericQuestion, bank: Bank) -> list[dict[str, Any]]:
     """Extreme corners of the parameter space plus a few seeded draws."""
-    from quizzer import calc
+    from quizzer.grading import calc
 
     names = list(q.params)
     ends = [calc.extremes(q.params[name], bank.root) for name in names]
@@ -38,7 +38,7 @@ def _combos(q: NumericQuestion, bank: Bank) -> list[dict[str, Any]]:
 
 def check_numeric(q: NumericQuestion, bank: Bank) -> list[str]:
     """Problems with one numeric question, as messages."""
-    from quizzer import calc
+    from quizzer.grading import calc
 
     try:
         parse_unit(q.unit)
