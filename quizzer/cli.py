@@ -30,7 +30,7 @@ class QuizzerGroup(click.Group):
         traceback."""
         import sqlite3
 
-        from quizzer.store import StoreError
+        from quizzer.progress.store import StoreError
 
         try:
             return super().invoke(ctx)
@@ -38,7 +38,7 @@ class QuizzerGroup(click.Group):
             fail(str(exc))
         except sqlite3.Error as exc:
             from quizzer.base.paths import db_path
-            from quizzer.dbopen import explain
+            from quizzer.progress.dbopen import explain
 
             fail(explain(exc, db_path(), "use"))
 

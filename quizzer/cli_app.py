@@ -16,7 +16,7 @@ def run_app(
     """Start the TUI. A bad database is reported here, before the screen opens; the bank
     loads in the background and problems with it are shown on screen."""
     from quizzer.cli_common import fail
-    from quizzer.store import StoreError, open_store
+    from quizzer.progress.store import StoreError, open_store
 
     try:
         store = open_store()

@@ -22,7 +22,7 @@ from quizzer.cli_common import fail, open_bank
 def export(fmt: str, out: Path, force: bool) -> None:
     """Export the bank as an Anki deck, or your review history as CSV or JSON."""
     from quizzer.base.paths import db_path
-    from quizzer.outfile import check_output, staged_output
+    from quizzer.progress.outfile import check_output, staged_output
 
     check_output(out, force=force, live_db=db_path())
     if fmt == "apkg":
@@ -34,7 +34,7 @@ def export(fmt: str, out: Path, force: bool) -> None:
         click.echo(f"wrote {count} notes to {out}")
         return
     from quizzer.cli_study import open_progress
-    from quizzer.transfer import export_csv, export_json
+    from quizzer.progress.transfer import export_csv, export_json
 
     store = open_progress(create=False)
     with staged_output(out) as tmp:
@@ -49,8 +49,8 @@ def backup(out: Path, force: bool) -> None:
     """Copy your whole progress database to OUT (safe while quizzer runs)."""
     from quizzer.base.paths import db_path
     from quizzer.cli_study import open_progress
-    from quizzer.outfile import check_output
-    from quizzer.transfer import backup as do_backup
+    from quizzer.progress.outfile import check_output
+    from quizzer.progress.transfer import backup as do_backup
 
     check_output(out, force=force, live_db=db_path())
     store = open_progress(create=False)
@@ -66,9 +66,9 @@ def backup(out: Path, force: bool) -> None:
 def restore(source: Path, yes: bool) -> None:
     """Replace your progress with a backup. The file is checked first; all or nothing."""
     from quizzer.base.paths import db_path
-    from quizzer.store import StoreError
-    from quizzer.transfer import check_backup
-    from quizzer.transfer import restore as do_restore
+    from quizzer.progress.store import StoreError
+    from quizzer.progress.transfer import check_backup
+    from quizzer.progress.transfer import restore as do_restore
 
     try:
         count = check_backup(source)
@@ -99,8 +99,8 @@ def restore(source: Path, yes: bool) -> None:
 def import_reviews(source: Path) -> None:
     """Merge reviews from a `quizzer export --format json` file, skipping ones you have."""
     from quizzer.cli_study import open_progress
-    from quizzer.store import StoreError
-    from quizzer.transfer import import_reviews as do_import
+    from quizzer.progress.store import StoreError
+    from quizzer.progress.transfer import import_reviews as do_import
 
     store = open_progress()
     try:

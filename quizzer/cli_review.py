@@ -69,7 +69,7 @@ def mock(company: str, minutes: float, plain: bool, lang: str | None) -> None:
 
     from quizzer.cli_study import open_progress
     from quizzer.mock import assemble_mock
-    from quizzer.settings import stored_setting
+    from quizzer.progress.settings import stored_setting
 
     bank = open_bank()
     store = open_progress()

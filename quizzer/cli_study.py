@@ -12,7 +12,7 @@ from quizzer.cli_common import echo_json, fail, open_bank
 def open_progress(*, create: bool = True) -> Any:
     """Open the progress DB or exit 1 with the store's message. Read-only commands pass
     ``create=False``: a missing DB then reads as empty and nothing is created."""
-    from quizzer.store import StoreError, open_store
+    from quizzer.progress.store import StoreError, open_store
 
     try:
         store = open_store(create=create)
@@ -28,7 +28,7 @@ def open_progress(*, create: bool = True) -> Any:
 
 def card_json(question_id: str) -> dict[str, Any] | None:
     """The FSRS card of a question as JSON, or None when it was never reviewed."""
-    from quizzer.scheduling import card_summary
+    from quizzer.progress.scheduling import card_summary
 
     store = open_progress(create=False)
     try:
@@ -92,8 +92,8 @@ def register(group: click.Group) -> None:
 
         from quizzer.base import clock
         from quizzer.content.bank import suggest
+        from quizzer.progress.settings import stored_setting
         from quizzer.session import due_queue
-        from quizzer.settings import stored_setting
 
         if due_only and new_only:
             fail("--due-only and --new-only exclude each other", 2)
@@ -203,7 +203,7 @@ def settings_command(key: str | None, value: str | None) -> None:
     Without arguments, lists every KEY with its value. Values are checked: a number out of
     range (negative ones too) is refused with the range it takes.
     """
-    from quizzer.settings import SETTINGS, SettingError, parse_setting, setting_name
+    from quizzer.progress.settings import SETTINGS, SettingError, parse_setting, setting_name
 
     try:
         if key is not None:

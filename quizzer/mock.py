@@ -16,9 +16,9 @@ from typing import Any
 
 from quizzer.content.bank import Bank, suggest
 from quizzer.content.models import AnyQuestion, RecallQuestion
-from quizzer.scheduling import Grade
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import Store
 from quizzer.session import Current, Outcome, Rated, StudySession
-from quizzer.store import Store
 
 MINUTES_PER_QUESTION = 3.0
 MIN_QUESTIONS = 3

@@ -13,9 +13,9 @@ from quizzer.content.bank import Bank
 from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
 from quizzer.content.render import links_text
 from quizzer.grading.answers import AnswerError
-from quizzer.scheduling import Grade
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import Store, StoreError
 from quizzer.session import Current, Outcome, StudySession
-from quizzer.store import Store, StoreError
 
 COMMANDS = ":undo :suspend :bury :quit"
 

@@ -11,8 +11,8 @@ from quizzer.content.models import RecallQuestion
 from quizzer.grading.answers import AnswerError
 from quizzer.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.plain import _read, ask_grade, question_body
+from quizzer.progress.store import Store
 from quizzer.session import Current, StudySession
-from quizzer.store import Store
 
 MOCK_COMMANDS = ":quit"
 

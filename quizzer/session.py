@@ -26,7 +26,7 @@ from quizzer.content.models import (
 from quizzer.content.views import matches
 from quizzer.grading.answers import AnswerError
 from quizzer.grading.calc import Attempt, grade, prepare
-from quizzer.scheduling import (
+from quizzer.progress.scheduling import (
     Grade,
     SchedulerSettings,
     format_interval,
@@ -37,8 +37,8 @@ from quizzer.scheduling import (
     retrievability,
     review,
 )
-from quizzer.settings import stored_setting
-from quizzer.store import Store
+from quizzer.progress.settings import stored_setting
+from quizzer.progress.store import Store
 
 DEFAULT_NEW_PER_DAY = 15
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
-from quizzer.scheduling import make_scheduler, recall_probability
+from quizzer.progress.scheduling import make_scheduler, recall_probability
+from quizzer.progress.settings import stored_setting
+from quizzer.progress.store import LEECH_LAPSES, CardRow, Store
 from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
-from quizzer.settings import stored_setting
-from quizzer.store import LEECH_LAPSES, CardRow, Store
 
 
 def streak_days(store: Store, now: datetime) -> int:

@@ -19,9 +19,9 @@ from typing import Any
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion
-from quizzer.scheduling import make_scheduler, recall_probability
+from quizzer.progress.scheduling import make_scheduler, recall_probability
+from quizzer.progress.store import CardRow, Store
 from quizzer.session import Filters, settings_from_store
-from quizzer.store import CardRow, Store
 
 RECENT_DAYS = 60
 WEIGHTS = {"accuracy": 0.5, "retrievability": 0.3, "lapses": 0.2}

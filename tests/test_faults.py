@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from quizzer.content.bank import BankError, load_bank
-from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
-from quizzer.store import Store, StoreError
+from quizzer.progress.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
+from quizzer.progress.store import Store, StoreError
 from tests.conftest import FIXTURES, make_bank, save_review, spawn_quizzer
 
 SLOW = pytest.mark.slow
@@ -75,7 +75,7 @@ def hammer(seconds: float, mini_bank: Path) -> None:
     script = (
         "import sys, time\n"
         "from quizzer.content.bank import load_bank\n"
-        "from quizzer.store import open_store\n"
+        "from quizzer.progress.store import open_store\n"
         "from quizzer.session import StudySession\n"
         "bank = load_bank(); store = open_store(); n = 0\n"
         "end = time.monotonic() + float(sys.argv[1])\n"
@@ -211,7 +211,7 @@ def test_every_older_schema_version_migrates(tmp_path: Path) -> None:
         shutil.copy(fixture, db)
         before = review_count(db)
         store = Store(db)
-        from quizzer import migrations
+        from quizzer.progress import migrations
 
         assert migrations.pending(store.conn) == []
         uids = [r["uid"] for r in store.reviews()]

@@ -14,9 +14,9 @@ import pytest
 from fsrs import Card, State
 
 from quizzer.content.bank import load_bank
-from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
+from quizzer.progress.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
+from quizzer.progress.store import Store, StoreError
 from quizzer.session import Filters, StudySession, due_queue
-from quizzer.store import Store, StoreError
 from tests.conftest import run_quizzer, save_review
 
 
@@ -253,7 +253,7 @@ def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
 def test_recall_probability_matches_fsrs() -> None:
     """The column-based forgetting curve used for ranking equals fsrs's own."""
     from quizzer.base.clock import iso
-    from quizzer.scheduling import recall_probability, retrievability
+    from quizzer.progress.scheduling import recall_probability, retrievability
 
     scheduler = make_scheduler(SchedulerSettings(fuzz=False))
     last = datetime(2026, 1, 1, 9, tzinfo=UTC)

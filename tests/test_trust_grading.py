@@ -17,9 +17,9 @@ from click.testing import Result
 from quizzer.content.bank import Bank, load_bank
 from quizzer.mock import MockPlan, MockRatings
 from quizzer.plain_mock import run_plain_mock
-from quizzer.scheduling import Grade
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import Store
 from quizzer.session import StudySession
-from quizzer.store import Store
 from quizzer.tui.app import QuizzerApp
 
 Cli = Callable[..., Result]

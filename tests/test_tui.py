@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.content.bank import load_bank
-from quizzer.store import Store
+from quizzer.progress.store import Store
 from quizzer.tui.app import QuizzerApp
 
 

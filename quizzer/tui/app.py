@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from quizzer.content.bank import Bank
     from quizzer.content.models import AnyQuestion
-    from quizzer.store import Store
+    from quizzer.progress.store import Store
 
 
 class QuizzerApp(App[None]):
@@ -46,7 +46,7 @@ class QuizzerApp(App[None]):
         self.store = store
         self.start_questions = start_questions
         self.start_mock = start_mock
-        from quizzer.settings import stored_setting
+        from quizzer.progress.settings import stored_setting
 
         self.language: str = stored_setting(store, "language")
         if stored_setting(store, "theme") == "light":
@@ -138,6 +138,6 @@ def make_app(
 ) -> QuizzerApp:
     """Build the app; the CLI, the benchmarks and the tests share this factory. Without a
     bank, it is loaded in the background after the first frame."""
-    from quizzer.store import open_store
+    from quizzer.progress.store import open_store
 
     return QuizzerApp(bank, store or open_store(), start_questions, start_mock)

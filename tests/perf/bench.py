@@ -60,7 +60,7 @@ textual.app.App._display = _timed_display
 QUIZZER_FRAME = (
     PAINT_TIMER.format(screen="DashboardScreen")
     + """
-from quizzer.store import open_store
+from quizzer.progress.store import open_store
 from quizzer.tui.app import QuizzerApp
 
 # The same path as `quizzer` with no arguments: open the DB, build the app, and let the
@@ -79,7 +79,7 @@ Probe(None, open_store()).run(headless=True, size=(100, 30))
 )
 
 QUIZZER_LOADED = """
-from quizzer.store import open_store
+from quizzer.progress.store import open_store
 from quizzer.tui.app import QuizzerApp
 
 # The app until the dashboard shows its numbers: bank loaded, history aggregated.
@@ -198,8 +198,8 @@ def make_store(db: Path, question_ids: list[str], reviews: int, seed: int = 11) 
     from fsrs import Card, State
 
     from quizzer.base.clock import iso
-    from quizzer.scheduling import card_to_json
-    from quizzer.store import Store
+    from quizzer.progress.scheduling import card_to_json
+    from quizzer.progress.store import Store
 
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
@@ -439,9 +439,9 @@ def main() -> int:
 
     # in-process: due queue and stats aggregates over the 1M-review store
     os.environ.update(big)
+    from quizzer.progress.store import open_store
     from quizzer.session import due_queue
     from quizzer.stats import summary
-    from quizzer.store import open_store
 
     bank = load_bank(bank_dir)
     store = open_store()

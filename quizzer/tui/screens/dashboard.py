@@ -107,10 +107,10 @@ class DashboardScreen(Screen[None]):
 
         A second SQLite connection in this process is safe: SQLite shares one set of file
         locks between all its connections to a file. What is never safe is opening the DB
-        file any other way (see quizzer.dbopen)."""
+        file any other way (see quizzer.progress.dbopen)."""
         from quizzer.content.bank import BankError
+        from quizzer.progress.store import Store
         from quizzer.stats import dashboard_data
-        from quizzer.store import Store
 
         app = self.qapp
         store = Store(app.store.path)

@@ -20,9 +20,9 @@ from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuesti
 from quizzer.grading.answers import AnswerError, parse_answer
 from quizzer.grading.calc import format_number
 from quizzer.mock import MockRatings
-from quizzer.scheduling import Grade
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import StoreError
 from quizzer.session import Current, Outcome, StudySession
-from quizzer.store import StoreError
 from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
 if TYPE_CHECKING:

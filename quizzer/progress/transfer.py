@@ -15,10 +15,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from quizzer.dbcheck import check_backup_file
-from quizzer.dbopen import explain, prepare_path, readonly_uri
-from quizzer.outfile import staged_output
-from quizzer.scheduling import (
+from quizzer.progress.dbcheck import check_backup_file
+from quizzer.progress.dbopen import explain, prepare_path, readonly_uri
+from quizzer.progress.outfile import staged_output
+from quizzer.progress.scheduling import (
     Grade,
     SchedulerSettings,
     card_to_json,
@@ -27,7 +27,7 @@ from quizzer.scheduling import (
     review,
     state_name,
 )
-from quizzer.store import Store, StoreError
+from quizzer.progress.store import Store, StoreError
 
 EXPORT_FORMAT = "quizzer-reviews"
 EXPORT_VERSION = 1
@@ -88,7 +88,7 @@ def backup(store: Store, out: Path) -> None:
 
 def check_backup(path: Path) -> int:
     """Raise StoreError unless ``path`` is a quizzer DB that is safe to restore (see
-    quizzer.dbcheck); returns its review count."""
+    quizzer.progress.dbcheck); returns its review count."""
     if not path.is_file():
         raise StoreError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     if path.stat().st_size == 0:
@@ -259,7 +259,7 @@ def _field_problem(row: dict[str, Any], earliest: datetime, latest: datetime) ->
     """What is wrong with one exported review, or None. Types are checked exactly: the
     values go straight into SQLite and later into the scheduler."""
     from quizzer.base.clock import ClockError, parse_utc
-    from quizzer.dbcheck import MAX_TEXT
+    from quizzer.progress.dbcheck import MAX_TEXT
 
     for name in ("uid", "question_id", "reviewed_at"):
         value = row.get(name)

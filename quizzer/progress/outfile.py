@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from quizzer.dbopen import StoreError
+from quizzer.progress.dbopen import StoreError
 
 LIVE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 

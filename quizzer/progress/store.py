@@ -18,9 +18,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quizzer import migrations
 from quizzer.base.clock import iso
-from quizzer.dbopen import (
+from quizzer.progress import migrations
+from quizzer.progress.dbopen import (
     BUSY_TIMEOUT_MS,
     StoreError,
     check_ours,
@@ -38,7 +38,7 @@ __all__ = ["BUSY_TIMEOUT_MS", "CardRow", "Store", "StoreError", "open_store"]
 if TYPE_CHECKING:
     from fsrs import Card
 
-# fsrs (and quizzer.scheduling) are imported where cards are read or written, not here: the
+# fsrs (and quizzer.progress.scheduling) are imported where cards are read or written, not here: the
 # app opens the store before its first frame and should not pay for them then.
 
 LEECH_LAPSES = 8
@@ -75,7 +75,7 @@ class CardRow:
         if cached is None:
             if self.card_json is None:
                 raise ValueError("bulk card rows carry no FSRS card; use Store.card(id)")
-            from quizzer.scheduling import card_from_json
+            from quizzer.progress.scheduling import card_from_json
 
             cached = card_from_json(self.card_json)
             self.__dict__["_card"] = cached
@@ -276,7 +276,7 @@ class Store:
         mode: str = "drill",
     ) -> int:
         """Save one rated review and the card's new state, atomically. Returns the review id."""
-        from quizzer.scheduling import card_to_json, state_name
+        from quizzer.progress.scheduling import card_to_json, state_name
 
         lapse = 1 if (rating == 1 and state_name(before) in ("review",)) else 0
         uid = uuid.uuid4().hex
@@ -333,7 +333,7 @@ class Store:
 
     def undo_review(self, review_id: int) -> str | None:
         """Remove one review and put its card back as it was. Returns the question id."""
-        from quizzer.scheduling import card_from_json, card_to_json, state_name
+        from quizzer.progress.scheduling import card_from_json, card_to_json, state_name
 
         with self.write() as conn:
             row = conn.execute(
@@ -388,7 +388,7 @@ class Store:
             )
 
     def _ensure_card(self, question_id: str, now: datetime) -> None:
-        from quizzer.scheduling import card_to_json, new_card
+        from quizzer.progress.scheduling import card_to_json, new_card
 
         card = new_card(now)
         with self.write() as conn:

@@ -13,8 +13,8 @@ import sqlite3
 from functools import cache
 from pathlib import Path
 
-from quizzer import migrations
-from quizzer.dbopen import StoreError, check_version, explain, readonly_uri
+from quizzer.progress import migrations
+from quizzer.progress.dbopen import StoreError, check_version, explain, readonly_uri
 
 MAX_TEXT = 64 * 1024
 """The longest text value a backup may hold (answers are typed lines; cards are ~300 bytes)."""
@@ -179,7 +179,7 @@ def _row_problems(conn: sqlite3.Connection, tables: set[str]) -> list[str]:
 
 def _card_problems(conn: sqlite3.Connection) -> list[str]:
     """Every stored FSRS card must parse, as the scheduler will parse it."""
-    from quizzer.scheduling import card_from_json
+    from quizzer.progress.scheduling import card_from_json
 
     for question_id, card_json in conn.execute("SELECT question_id, card_json FROM cards"):
         try:
