@@ -26,7 +26,7 @@ def export(fmt: str, out: Path, force: bool) -> None:
 
     check_output(out, force=force, live_db=db_path())
     if fmt == "apkg":
-        from quizzer.anki import export_apkg
+        from quizzer.study.anki import export_apkg
 
         bank = open_bank()
         with staged_output(out) as tmp:

@@ -27,7 +27,7 @@ def weak(by: str, limit: int, as_json: bool) -> None:
     """Your weakest topics (or companies, articles), with the evidence for each."""
     from quizzer.base import clock
     from quizzer.cli_study import open_progress
-    from quizzer.weakness import weaknesses
+    from quizzer.study.weakness import weaknesses
 
     bank = open_bank()
     store = open_progress(create=False)
@@ -68,8 +68,8 @@ def mock(company: str, minutes: float, plain: bool, lang: str | None) -> None:
     import sys
 
     from quizzer.cli_study import open_progress
-    from quizzer.mock import assemble_mock
     from quizzer.progress.settings import stored_setting
+    from quizzer.study.mock import assemble_mock
 
     bank = open_bank()
     store = open_progress()

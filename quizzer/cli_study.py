@@ -50,7 +50,7 @@ def card_json(question_id: str) -> dict[str, Any] | None:
 
 def build_filters(filters: dict[str, Any]) -> Any:
     """A session.Filters from the CLI's filter options."""
-    from quizzer.session import Filters
+    from quizzer.study.session import Filters
 
     return Filters(
         topics=tuple(filters.get("topics", ())),
@@ -93,7 +93,7 @@ def register(group: click.Group) -> None:
         from quizzer.base import clock
         from quizzer.content.bank import suggest
         from quizzer.progress.settings import stored_setting
-        from quizzer.session import due_queue
+        from quizzer.study.session import due_queue
 
         if due_only and new_only:
             fail("--due-only and --new-only exclude each other", 2)
@@ -111,7 +111,7 @@ def register(group: click.Group) -> None:
                 questions.append(q)
             mode = "drill"
         elif weak:
-            from quizzer.weakness import weak_queue
+            from quizzer.study.weakness import weak_queue
 
             questions = weak_queue(bank, store, now, build_filters(filters), limit=limit or 10)
             mode = "weak"
@@ -142,7 +142,7 @@ def register(group: click.Group) -> None:
     def stats(as_json: bool) -> None:
         """Reviews, streak, retention, due counts, and accuracy per topic and company."""
         from quizzer.base import clock
-        from quizzer.stats import summary
+        from quizzer.study.stats import summary
 
         bank = open_bank()
         store = open_progress(create=False)

@@ -15,7 +15,7 @@ from quizzer.content.render import links_text
 from quizzer.grading.answers import AnswerError
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store, StoreError
-from quizzer.session import Current, Outcome, StudySession
+from quizzer.study.session import Current, Outcome, StudySession
 
 COMMANDS = ":undo :suspend :bury :quit"
 

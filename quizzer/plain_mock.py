@@ -9,10 +9,10 @@ from quizzer.base import clock
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
 from quizzer.grading.answers import AnswerError
-from quizzer.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.plain import _read, ask_grade, question_body
 from quizzer.progress.store import Store
-from quizzer.session import Current, StudySession
+from quizzer.study.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
+from quizzer.study.session import Current, StudySession
 
 MOCK_COMMANDS = ":quit"
 

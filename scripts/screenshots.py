@@ -27,7 +27,7 @@ def simulate(db: Path) -> None:
     from quizzer.content.bank import load_bank
     from quizzer.progress.scheduling import Grade
     from quizzer.progress.store import Store
-    from quizzer.session import StudySession, due_queue
+    from quizzer.study.session import StudySession, due_queue
 
     bank = load_bank()
     store = Store(db)

@@ -76,7 +76,7 @@ def hammer(seconds: float, mini_bank: Path) -> None:
         "import sys, time\n"
         "from quizzer.content.bank import load_bank\n"
         "from quizzer.progress.store import open_store\n"
-        "from quizzer.session import StudySession\n"
+        "from quizzer.study.session import StudySession\n"
         "bank = load_bank(); store = open_store(); n = 0\n"
         "end = time.monotonic() + float(sys.argv[1])\n"
         "ids = ['t-recall-one', 't-recall-two'] if sys.argv[2] == 'a' else "

@@ -16,7 +16,7 @@ from fsrs import Card, State
 from quizzer.content.bank import load_bank
 from quizzer.progress.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
 from quizzer.progress.store import Store, StoreError
-from quizzer.session import Filters, StudySession, due_queue
+from quizzer.study.session import Filters, StudySession, due_queue
 from tests.conftest import run_quizzer, save_review
 
 
@@ -222,13 +222,13 @@ def test_leech_after_eight_lapses(mini_bank: Path) -> None:
             moment = max(moment, after.due) + timedelta(minutes=1)
     row = store.card("t-recall-one")
     assert row is not None and row.lapses >= 8 and row.leech
-    from quizzer.stats import summary
+    from quizzer.study.stats import summary
 
     assert summary(bank, store, moment)["leeches"] == ["t-recall-one"]
 
 
 def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
-    from quizzer.stats import forecast
+    from quizzer.study.stats import forecast
 
     store = Store(Path(os.environ["QUIZZER_DB"]))
     scheduler = make_scheduler(SchedulerSettings(fuzz=False))

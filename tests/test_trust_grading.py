@@ -15,11 +15,11 @@ import pytest
 from click.testing import Result
 
 from quizzer.content.bank import Bank, load_bank
-from quizzer.mock import MockPlan, MockRatings
 from quizzer.plain_mock import run_plain_mock
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
-from quizzer.session import StudySession
+from quizzer.study.mock import MockPlan, MockRatings
+from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
 
 Cli = Callable[..., Result]

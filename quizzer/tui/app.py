@@ -84,7 +84,7 @@ class QuizzerApp(App[None]):
             questions = [q for qid in self.start_questions if (q := self.bank.get(qid))]
             self.start_study(questions, mode="drill")
         if self.start_mock:
-            from quizzer.mock import assemble_mock
+            from quizzer.study.mock import assemble_mock
 
             company, minutes = self.start_mock
             plan = assemble_mock(self.bank, self.store, company, minutes)

@@ -440,8 +440,8 @@ def main() -> int:
     # in-process: due queue and stats aggregates over the 1M-review store
     os.environ.update(big)
     from quizzer.progress.store import open_store
-    from quizzer.session import due_queue
-    from quizzer.stats import summary
+    from quizzer.study.session import due_queue
+    from quizzer.study.stats import summary
 
     bank = load_bank(bank_dir)
     store = open_store()
@@ -468,7 +468,7 @@ def main() -> int:
         [
             sys.executable,
             "-c",
-            "import sys, quizzer.cli, quizzer.tui.app, quizzer.session; "
+            "import sys, quizzer.cli, quizzer.tui.app, quizzer.study.session; "
             "print(sorted({'pint','numpy','genanki'} & {m.split('.')[0] for m in sys.modules}))",
         ],
         capture_output=True,

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, Select, Tree
 
 from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
-from quizzer.session import Filters
+from quizzer.study.session import Filters
 
 if TYPE_CHECKING:
     from quizzer.content.models import AnyQuestion

@@ -110,7 +110,7 @@ class DashboardScreen(Screen[None]):
         file any other way (see quizzer.progress.dbopen)."""
         from quizzer.content.bank import BankError
         from quizzer.progress.store import Store
-        from quizzer.stats import dashboard_data
+        from quizzer.study.stats import dashboard_data
 
         app = self.qapp
         store = Store(app.store.path)
@@ -170,7 +170,7 @@ class DashboardScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Start a session: due reviews, then new questions."""
-        from quizzer.session import due_queue
+        from quizzer.study.session import due_queue
 
         app = self.qapp
         questions = due_queue(app.bank, app.store, clock.now())
@@ -188,7 +188,7 @@ class DashboardScreen(Screen[None]):
 
     def study_group(self, by: str, key: str) -> None:
         """A session limited to one topic, company or article (due first, then new)."""
-        from quizzer.session import Filters, due_queue
+        from quizzer.study.session import Filters, due_queue
 
         app = self.qapp
         filters = {
@@ -201,7 +201,7 @@ class DashboardScreen(Screen[None]):
 
     def action_weak(self) -> None:
         """Review the weakest topics, due or not."""
-        from quizzer.weakness import weak_queue
+        from quizzer.study.weakness import weak_queue
 
         app = self.qapp
         app.start_study(
@@ -214,7 +214,7 @@ class DashboardScreen(Screen[None]):
 
         def chosen(key: str | None) -> None:
             if key:
-                from quizzer.mock import assemble_mock
+                from quizzer.study.mock import assemble_mock
 
                 app = self.qapp
                 plan = assemble_mock(app.bank, app.store, key, minutes=45)

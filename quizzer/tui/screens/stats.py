@@ -41,7 +41,7 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        from quizzer.stats import forecast, group_rows, recall_map, retention_trend
+        from quizzer.study.stats import forecast, group_rows, recall_map, retention_trend
 
         app: QuizzerApp = self.app  # type: ignore[assignment]
         now = clock.now()

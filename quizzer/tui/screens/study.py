@@ -1,5 +1,5 @@
 """The study screen: prompt, answer, verdict, rating. Grading and scheduling live in
-quizzer.session; this screen only shows them and forwards keys."""
+quizzer.study.session; this screen only shows them and forwards keys."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
 from quizzer.grading.answers import AnswerError, parse_answer
 from quizzer.grading.calc import format_number
-from quizzer.mock import MockRatings
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
-from quizzer.session import Current, Outcome, StudySession
+from quizzer.study.mock import MockRatings
+from quizzer.study.session import Current, Outcome, StudySession
 from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from quizzer.content.bank import Bank
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.settings import stored_setting
 from quizzer.progress.store import LEECH_LAPSES, CardRow, Store
-from quizzer.session import due_queue, new_introduced_today, settings_from_store, start_of_day
+from quizzer.study.session import due_queue, new_introduced_today, settings_from_store, start_of_day
 
 
 def streak_days(store: Store, now: datetime) -> int:
@@ -200,7 +200,7 @@ def summary(
 
 def dashboard_data(bank: Bank, store: Store, now: datetime) -> dict[str, Any]:
     """What the dashboard shows: counts, the five weakest topics, heatmap and forecast."""
-    from quizzer.weakness import weaknesses
+    from quizzer.study.weakness import weaknesses
 
     cards = store.cards()
     data = summary(bank, store, now, detail=False, cards=cards)

@@ -21,7 +21,7 @@ from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.store import CardRow, Store
-from quizzer.session import Filters, settings_from_store
+from quizzer.study.session import Filters, settings_from_store
 
 RECENT_DAYS = 60
 WEIGHTS = {"accuracy": 0.5, "retrievability": 0.3, "lapses": 0.2}

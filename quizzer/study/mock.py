@@ -18,7 +18,7 @@ from quizzer.content.bank import Bank, suggest
 from quizzer.content.models import AnyQuestion, RecallQuestion
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
-from quizzer.session import Current, Outcome, Rated, StudySession
+from quizzer.study.session import Current, Outcome, Rated, StudySession
 
 MINUTES_PER_QUESTION = 3.0
 MIN_QUESTIONS = 3
