@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
+from quizzer.cli.plain_mock import run_plain_mock
 from quizzer.content.bank import Bank, load_bank
-from quizzer.plain_mock import run_plain_mock
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings

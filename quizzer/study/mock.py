@@ -110,7 +110,7 @@ class MockRatings:
         assert current is not None and current.outcome is outcome, "submit an answer first"
         if isinstance(current.question, RecallQuestion):
             self.pending.append(current)
-            self.session.current = None
+            self.session.leave_current()
             return None
         return self.session.rate(outcome.suggested)
 

@@ -402,6 +402,15 @@ class StudySession:
         self.current = None
         return q
 
+    def leave_current(self) -> AnyQuestion | None:
+        """Drop the open question unanswered: nothing is saved for it, and it is not asked
+        again in this session. Returns its question, or None when none was open."""
+        if self.current is None:
+            return None
+        q = self.current.question
+        self.current = None
+        return q
+
     def finish(self) -> None:
         """Record the session's end."""
         if self.session_id is not None:

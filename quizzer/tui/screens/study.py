@@ -432,7 +432,7 @@ class StudyScreen(Screen[None]):
             self.rating_phase = True
             self.deadline = None
             if self.session.current is not None and self.session.current.outcome is None:
-                self.session.current = None  # the question on screen was not answered
+                self.session.leave_current()  # the question on screen was not answered
             self.show_self_rating()
             return
         unrated = ratings.stop() if ratings is not None else []

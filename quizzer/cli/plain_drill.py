@@ -20,7 +20,8 @@ from quizzer.study.session import Current, Outcome, StudySession
 COMMANDS = ":undo :suspend :bury :quit"
 
 
-def _read(stream: TextIO, prompt: str, out: TextIO) -> str | None:
+def read_line(stream: TextIO, prompt: str, out: TextIO) -> str | None:
+    """Show ``prompt`` and read one line, without its line end; None at end of input."""
     out.write(prompt)
     out.flush()
     line = stream.readline()
@@ -119,7 +120,7 @@ def ask_grade(
     """Ask for a rating until one of ``allowed`` is typed; Enter takes ``default``. None at end
     of input or on :quit. A rating that does not apply is refused, saying which do and ``why``."""
     while True:
-        line = _read(inp, prompt, out)
+        line = read_line(inp, prompt, out)
         if line is None or line.strip().lower() == ":quit":
             return None
         if not line.strip():
@@ -165,7 +166,7 @@ def run_plain_drill(
             out.write(question_body(current, lang))
             outcome = None
             while outcome is None:
-                line = _read(inp, "answer> ", out)
+                line = read_line(inp, "answer> ", out)
                 if line is None:
                     return _finish(session, out)
                 command = line.strip().lower()

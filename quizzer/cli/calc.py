@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from quizzer.cli_common import echo_json, fail, open_bank
+from quizzer.cli.common import echo_json, fail, open_bank
 from quizzer.content.models import NumericQuestion
 
 

@@ -6,10 +6,10 @@ import sys
 from typing import TextIO
 
 from quizzer.base import clock
+from quizzer.cli.plain_drill import ask_grade, question_body, read_line
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
 from quizzer.grading.answers import AnswerError
-from quizzer.plain import _read, ask_grade, question_body
 from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.study.session import Current, StudySession
@@ -73,7 +73,7 @@ def run_plain_mock(
         outcome = None
         quit_now = False
         while outcome is None:
-            line = _read(inp, "answer> ", out)
+            line = read_line(inp, "answer> ", out)
             if line is None:
                 ended_by_input = True
                 break
@@ -89,7 +89,7 @@ def run_plain_mock(
             except AnswerError as exc:
                 out.write(f"? {exc}\n")
         if outcome is None:
-            session.current = None  # the open question is left unanswered and unsaved
+            session.leave_current()  # the open question is left unanswered and unsaved
             if quit_now:
                 out.write("Interview ended.\n")
             break

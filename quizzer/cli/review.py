@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from quizzer.cli_common import echo_json, fail, open_bank
+from quizzer.cli.common import echo_json, fail, open_bank
 
 
 @click.command()
@@ -26,7 +26,7 @@ from quizzer.cli_common import echo_json, fail, open_bank
 def weak(by: str, limit: int, as_json: bool) -> None:
     """Your weakest topics (or companies, articles), with the evidence for each."""
     from quizzer.base import clock
-    from quizzer.cli_study import open_progress
+    from quizzer.cli.common import open_progress
     from quizzer.study.weakness import weaknesses
 
     bank = open_bank()
@@ -67,7 +67,7 @@ def mock(company: str, minutes: float, plain: bool, lang: str | None) -> None:
     """A timed mock interview for a company: its questions, warm-up to hard, report at the end."""
     import sys
 
-    from quizzer.cli_study import open_progress
+    from quizzer.cli.common import open_progress
     from quizzer.progress.settings import stored_setting
     from quizzer.study.mock import assemble_mock
 
@@ -78,11 +78,11 @@ def mock(company: str, minutes: float, plain: bool, lang: str | None) -> None:
         fail(plan.message, 2 if company not in bank.companies else 1)
     language = lang or stored_setting(store, "language")
     if plain or not sys.stdin.isatty():
-        from quizzer.plain_mock import run_plain_mock
+        from quizzer.cli.plain_mock import run_plain_mock
 
         run_plain_mock(bank, store, plan, minutes, lang=language)
         return
-    from quizzer.cli_app import run_app
+    from quizzer.cli.app import run_app
 
     store.close()
     run_app(start_mock=(company, minutes))

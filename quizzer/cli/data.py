@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from quizzer.cli_common import fail, open_bank
+from quizzer.cli.common import fail, open_bank
 
 
 @click.command()
@@ -33,7 +33,7 @@ def export(fmt: str, out: Path, force: bool) -> None:
             count = export_apkg(bank, bank.questions, tmp)
         click.echo(f"wrote {count} notes to {out}")
         return
-    from quizzer.cli_study import open_progress
+    from quizzer.cli.common import open_progress
     from quizzer.progress.transfer import export_csv, export_json
 
     store = open_progress(create=False)
@@ -48,7 +48,7 @@ def export(fmt: str, out: Path, force: bool) -> None:
 def backup(out: Path, force: bool) -> None:
     """Copy your whole progress database to OUT (safe while quizzer runs)."""
     from quizzer.base.paths import db_path
-    from quizzer.cli_study import open_progress
+    from quizzer.cli.common import open_progress
     from quizzer.progress.outfile import check_output
     from quizzer.progress.transfer import backup as do_backup
 
@@ -98,7 +98,7 @@ def restore(source: Path, yes: bool) -> None:
 @click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
 def import_reviews(source: Path) -> None:
     """Merge reviews from a `quizzer export --format json` file, skipping ones you have."""
-    from quizzer.cli_study import open_progress
+    from quizzer.cli.common import open_progress
     from quizzer.progress.store import StoreError
     from quizzer.progress.transfer import import_reviews as do_import
 

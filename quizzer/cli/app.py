@@ -15,7 +15,7 @@ def run_app(
 ) -> None:
     """Start the TUI. A bad database is reported here, before the screen opens; the bank
     loads in the background and problems with it are shown on screen."""
-    from quizzer.cli_common import fail
+    from quizzer.cli.common import fail
     from quizzer.progress.store import StoreError, open_store
 
     try:
