@@ -124,7 +124,7 @@ class QuizzerApp(App[None]):
 
     def action_help(self) -> None:
         """Show every key of the current screen."""
-        from quizzer.tui.screens.help import HelpModal
+        from quizzer.tui.dialogs.help import HelpModal
 
         if not isinstance(self.screen, HelpModal):
             self.push_screen(HelpModal(self.screen))

@@ -178,7 +178,7 @@ class DashboardScreen(Screen[None]):
 
     def action_pick(self, by: str) -> None:
         """Choose a topic, company or article, then study it."""
-        from quizzer.tui.screens.picker import PickerModal
+        from quizzer.tui.dialogs.picker import PickerModal
 
         def chosen(key: str | None) -> None:
             if key:
@@ -210,7 +210,7 @@ class DashboardScreen(Screen[None]):
 
     def action_mock(self) -> None:
         """Pick a company and sit a timed mock interview."""
-        from quizzer.tui.screens.picker import PickerModal
+        from quizzer.tui.dialogs.picker import PickerModal
 
         def chosen(key: str | None) -> None:
             if key:
