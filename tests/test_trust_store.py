@@ -229,10 +229,10 @@ def test_a_full_disk_says_full_and_a_read_only_file_says_read_only(tmp_path: Pat
 def test_a_healthy_database_in_a_read_only_folder_is_read_not_called_damaged(
     history: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import quizzer.progress.store
+    import quizzer.progress.dbopen
 
     cli("stats")  # checkpoint: the file holds everything, as after a normal exit
-    monkeypatch.setattr(quizzer.progress.store, "folder_read_only", lambda path: True)
+    monkeypatch.setattr(quizzer.progress.dbopen, "folder_read_only", lambda path: True)
     result = cli("stats", "--json")
     assert result.exit_code == 0 and json.loads(result.output)["reviews_total"] == 1
     assert "damaged" not in result.output

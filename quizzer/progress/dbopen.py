@@ -15,6 +15,8 @@ import errno
 import sqlite3
 from pathlib import Path
 
+from quizzer.progress import migrations
+
 BUSY_TIMEOUT_MS = 15000
 
 
@@ -193,3 +195,42 @@ def in_use(path: Path) -> bool:
         raise
     finally:
         conn.close()
+
+
+def open_checked(path: Path, create: bool) -> sqlite3.Connection | None:
+    """The live connection to the DB at ``path``, checked: ours, healthy enough to read, and of
+    a schema this program knows. None when the file does not exist and ``create`` is False."""
+    exists = prepare_path(path, create)
+    if not exists and not create:
+        return None
+    read_only = folder_read_only(path)
+    # In a read-only folder SQLite cannot make the -shm file a WAL database needs; nobody can
+    # be writing there either, so a read-only command reads the file as it stands.
+    frozen = read_only and not create
+    try:
+        if frozen:
+            conn = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None)
+        else:
+            conn = connect(path)
+    except sqlite3.Error as exc:
+        raise StoreError(explain(exc, path)) from None
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        check_ours(tables, path)
+        check_version(migrations.applied(conn), migrations.names(), path)
+        if not frozen:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.Error as exc:
+        conn.close()
+        if read_only and not is_damage(exc):
+            raise StoreError(
+                f"could not open {path} for writing: its folder {path.parent} is read-only "
+                f"({exc}). Nothing was changed; point --db / QUIZZER_DB at a writable place."
+            ) from None
+        raise StoreError(explain(exc, path)) from None
+    except StoreError:
+        conn.close()
+        raise
+    return conn

@@ -13,7 +13,6 @@ import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,144 +22,42 @@ from quizzer.progress import migrations
 from quizzer.progress.dbopen import (
     BUSY_TIMEOUT_MS,
     StoreError,
-    check_ours,
-    check_version,
-    connect,
     explain,
-    folder_read_only,
-    is_damage,
-    prepare_path,
-    readonly_uri,
+    open_checked,
+)
+from quizzer.progress.queries import StoreQueries
+from quizzer.progress.records import (
+    LEECH_LAPSES,
+    CardCounts,
+    CardRow,
+    ImportedReview,
+    is_lapse,
 )
 
-__all__ = ["BUSY_TIMEOUT_MS", "CardRow", "Store", "StoreError", "open_store"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "LEECH_LAPSES",
+    "CardRow",
+    "Store",
+    "StoreError",
+    "open_store",
+]
 
 if TYPE_CHECKING:
     from fsrs import Card
 
-# fsrs (and quizzer.progress.scheduling) are imported where cards are read or written, not here: the
-# app opens the store before its first frame and should not pay for them then.
-
-LEECH_LAPSES = 8
-"""A question forgotten this many times is a leech, as in Anki."""
+# fsrs (and quizzer.progress.scheduling) are imported where cards are read or written, not
+# here: the app opens the store before its first frame and should not pay for them then.
 
 
-@dataclass
-class CardRow:
-    """One question's scheduling state and counters.
-
-    The FSRS card is parsed from JSON only when asked for: queues and stats read the plain
-    columns, which keeps them fast with thousands of cards."""
-
-    question_id: str
-    card_json: str | None
-    """The full FSRS card as JSON; None in bulk listings (use Store.card for one card)."""
-    state: str
-    stability: float | None
-    due: str
-    """ISO time in UTC (clock.iso), so string comparison is time comparison."""
-    last_review: str | None
-    reps: int
-    lapses: int
-    correct: int
-    graded: int
-    suspended: bool
-    buried_until: str | None
-    content_hash: str | None
-
-    @property
-    def card(self) -> Card:
-        """The fsrs Card (parsed on first use)."""
-        cached = self.__dict__.get("_card")
-        if cached is None:
-            if self.card_json is None:
-                raise ValueError("bulk card rows carry no FSRS card; use Store.card(id)")
-            from quizzer.progress.scheduling import card_from_json
-
-            cached = card_from_json(self.card_json)
-            self.__dict__["_card"] = cached
-        return cached
-
-    @property
-    def reviewed(self) -> bool:
-        """Whether the question was ever rated."""
-        return self.last_review is not None
-
-    @property
-    def leech(self) -> bool:
-        """Lapsed often enough to be flagged."""
-        return self.lapses >= LEECH_LAPSES
-
-
-def _open(path: Path, create: bool) -> sqlite3.Connection | None:
-    """The live connection to the DB at ``path``, checked: ours, healthy enough to read, and of
-    a schema this program knows. None when the file does not exist and ``create`` is False."""
-    exists = prepare_path(path, create)
-    if not exists and not create:
-        return None
-    read_only = folder_read_only(path)
-    # In a read-only folder SQLite cannot make the -shm file a WAL database needs; nobody can
-    # be writing there either, so a read-only command reads the file as it stands.
-    frozen = read_only and not create
-    try:
-        if frozen:
-            conn = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None)
-        else:
-            conn = connect(path)
-    except sqlite3.Error as exc:
-        raise StoreError(explain(exc, path)) from None
-    try:
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-        check_ours(tables, path)
-        check_version(migrations.applied(conn), migrations.names(), path)
-        if not frozen:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
-    except sqlite3.Error as exc:
-        conn.close()
-        if read_only and not is_damage(exc):
-            raise StoreError(
-                f"could not open {path} for writing: its folder {path.parent} is read-only "
-                f"({exc}). Nothing was changed; point --db / QUIZZER_DB at a writable place."
-            ) from None
-        raise StoreError(explain(exc, path)) from None
-    except StoreError:
-        conn.close()
-        raise
-    return conn
-
-
-def _row_to_card(row: dict[str, Any]) -> CardRow:
-    return CardRow(
-        question_id=row["question_id"],
-        card_json=row["card_json"],
-        state=row["state"],
-        stability=row["stability"],
-        due=row["due"],
-        last_review=row["last_review"],
-        reps=row["reps"] or 0,
-        lapses=row["lapses"] or 0,
-        correct=row["correct"] or 0,
-        graded=row["graded"] or 0,
-        suspended=bool(row["suspended"]),
-        buried_until=row["buried_until"],
-        content_hash=row["content_hash"],
-    )
-
-
-def _iso(moment: datetime) -> str:
-    return iso(moment)
-
-
-class Store:
+class Store(StoreQueries):
     """Access to one progress database."""
 
     def __init__(self, path: Path | str, *, memory: bool = False, create: bool = True) -> None:
         """Open the DB at ``path``. With ``create=False`` (read-only commands) a missing file
         is not created: the store is an empty one in memory, and nothing is written to disk."""
         self.path = Path(path) if not memory else Path(":memory:")
-        conn = None if memory else _open(self.path, create)
+        conn = None if memory else open_checked(self.path, create)
         self.exists = conn is not None
         """Whether a database file backs this store (False for memory and missing files)."""
         if conn is None:
@@ -208,11 +105,6 @@ class Store:
 
     # settings ---------------------------------------------------------------------------
 
-    def setting(self, key: str, default: Any = None) -> Any:
-        """A stored setting (JSON value) or ``default``."""
-        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
-        return json.loads(row[0]) if row else default
-
     def set_setting(self, key: str, value: Any) -> None:
         """Store a setting."""
         with self.write() as conn:
@@ -223,40 +115,6 @@ class Store:
             )
 
     # cards ------------------------------------------------------------------------------
-
-    def card(self, question_id: str) -> CardRow | None:
-        """The card of one question, if it was ever reviewed."""
-        cursor = self.conn.execute("SELECT * FROM cards WHERE question_id = ?", [question_id])
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        names = [d[0] for d in cursor.description]
-        return _row_to_card(dict(zip(names, row, strict=True)))
-
-    def cards(self) -> dict[str, CardRow]:
-        """Every card's columns (not its JSON), keyed by question id; fast for big stores."""
-        cursor = self.conn.execute(
-            "SELECT question_id, state, stability, due, last_review, reps, lapses, correct, "
-            "graded, suspended, buried_until, content_hash FROM cards"
-        )
-        return {
-            row[0]: CardRow(
-                row[0],
-                None,
-                row[1],
-                row[2],
-                row[3],
-                row[4],
-                row[5] or 0,
-                row[6] or 0,
-                row[7] or 0,
-                row[8] or 0,
-                bool(row[9]),
-                row[10],
-                row[11],
-            )
-            for row in cursor.fetchall()
-        }
 
     def record_review(
         self,
@@ -278,7 +136,6 @@ class Store:
         """Save one rated review and the card's new state, atomically. Returns the review id."""
         from quizzer.progress.scheduling import card_to_json, state_name
 
-        lapse = 1 if (rating == 1 and state_name(before) in ("review",)) else 0
         uid = uuid.uuid4().hex
         with self.write() as conn:
             cursor = conn.execute(
@@ -287,7 +144,7 @@ class Store:
                 "mode, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     question_id,
-                    _iso(reviewed_at),
+                    iso(reviewed_at),
                     rating,
                     answer,
                     None if correct is None else int(correct),
@@ -302,32 +159,19 @@ class Store:
                 ],
             )
             review_id = int(cursor.lastrowid or 0)
-            conn.execute(
-                "INSERT INTO cards (question_id, card_json, state, stability, difficulty, due, "
-                "last_review, reps, lapses, correct, graded, suspended, content_hash, "
-                "created_at) VALUES (?,?,?,?,?,?,?,1,?,?,?,0,?,?) "
-                "ON CONFLICT(question_id) DO UPDATE SET card_json = excluded.card_json, "
-                "state = excluded.state, stability = excluded.stability, "
-                "difficulty = excluded.difficulty, due = excluded.due, "
-                "last_review = excluded.last_review, reps = cards.reps + 1, "
-                "lapses = cards.lapses + excluded.lapses, "
-                "correct = cards.correct + excluded.correct, "
-                "graded = cards.graded + excluded.graded, "
-                "content_hash = excluded.content_hash",
-                [
-                    question_id,
-                    card_to_json(after),
-                    state_name(after),
-                    after.stability,
-                    after.difficulty,
-                    _iso(after.due),
-                    _iso(after.last_review) if after.last_review else None,
-                    lapse,
-                    int(bool(correct)),
-                    int(correct is not None),
-                    content_hash,
-                    _iso(reviewed_at),
-                ],
+            counts = CardCounts(
+                reps=1,
+                lapses=int(is_lapse(rating, state_name(before))),
+                correct=int(bool(correct)),
+                graded=int(correct is not None),
+            )
+            self._upsert_card(
+                question_id,
+                after,
+                counts,
+                created_at=iso(reviewed_at),
+                content_hash=content_hash,
+                add=True,
             )
         return review_id
 
@@ -349,7 +193,7 @@ class Store:
                 conn.execute("DELETE FROM cards WHERE question_id = ?", [question_id])
                 return str(question_id)
             before = card_from_json(card_before)
-            lapse = 1 if (rating == 1 and state_before == "review") else 0
+            lapse = int(is_lapse(rating, state_before))
             conn.execute(
                 "UPDATE cards SET card_json = ?, state = ?, stability = ?, difficulty = ?, "
                 "due = ?, last_review = ?, reps = reps - 1, lapses = lapses - ?, "
@@ -359,8 +203,8 @@ class Store:
                     state_name(before),
                     before.stability,
                     before.difficulty,
-                    _iso(before.due),
-                    _iso(before.last_review) if before.last_review else None,
+                    iso(before.due),
+                    iso(before.last_review) if before.last_review else None,
                     lapse,
                     int(bool(correct)),
                     int(correct is not None),
@@ -368,6 +212,114 @@ class Store:
                 ],
             )
             return str(question_id)
+
+    def _upsert_card(
+        self,
+        question_id: str,
+        card: Card,
+        counts: CardCounts,
+        *,
+        created_at: str,
+        content_hash: str | None = None,
+        add: bool,
+    ) -> None:
+        """The one card upsert: write ``card`` and its counters. With ``add`` (one new review)
+        the counters are added to the stored ones and the content hash is replaced; without it
+        (a card rebuilt from its whole history) they replace them and the hash is kept."""
+        from quizzer.progress.scheduling import card_to_json, state_name
+
+        counters = CardCounts._fields
+        if add:
+            updates = [f"{c} = cards.{c} + excluded.{c}" for c in counters]
+            updates.append("content_hash = excluded.content_hash")
+        else:
+            updates = [f"{c} = excluded.{c}" for c in counters]
+        self.conn.execute(
+            "INSERT INTO cards (question_id, card_json, state, stability, difficulty, due, "
+            "last_review, reps, lapses, correct, graded, suspended, content_hash, created_at) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?,?) ON CONFLICT(question_id) DO UPDATE SET "
+            "card_json = excluded.card_json, state = excluded.state, "
+            "stability = excluded.stability, difficulty = excluded.difficulty, "
+            "due = excluded.due, last_review = excluded.last_review, " + ", ".join(updates),
+            [
+                question_id,
+                card_to_json(card),
+                state_name(card),
+                card.stability,
+                card.difficulty,
+                iso(card.due),
+                iso(card.last_review) if card.last_review else None,
+                *counts,
+                content_hash,
+                created_at,
+            ],
+        )
+
+    def rebuild_cards(self, question_ids: set[str]) -> None:
+        """Recompute cards from their full review history (fuzz off, so it is deterministic),
+        and each review's state and card before it."""
+        from quizzer.progress.scheduling import (
+            Grade,
+            SchedulerSettings,
+            card_to_json,
+            make_scheduler,
+            new_card,
+            review,
+            state_name,
+        )
+
+        scheduler = make_scheduler(SchedulerSettings(fuzz=False))
+        with self.write() as conn:
+            for qid in question_ids:
+                rows = self.question_history(qid)
+                if not rows:
+                    continue
+                card = new_card(datetime.fromisoformat(rows[0].reviewed_at))
+                reps = lapses = correct = graded = 0
+                for row in rows:
+                    before = card
+                    moment = datetime.fromisoformat(row.reviewed_at)
+                    card = review(scheduler, before, Grade(row.rating), moment)
+                    conn.execute(
+                        "UPDATE reviews SET state_before = ?, card_before = ? WHERE id = ?",
+                        [state_name(before), card_to_json(before), row.review_id],
+                    )
+                    reps += 1
+                    lapses += int(is_lapse(row.rating, state_name(before)))
+                    correct += int(bool(row.correct))
+                    graded += int(row.correct is not None)
+                counts = CardCounts(reps, lapses, correct, graded)
+                self._upsert_card(qid, card, counts, created_at=rows[0].reviewed_at, add=False)
+
+    def add_imported_review(self, review: ImportedReview) -> bool:
+        """Insert a review from an export unless its uid is already here; True when added."""
+        with self.write() as conn:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO reviews (uid, question_id, reviewed_at, rating, answer, "
+                "correct, duration_ms, seed, mode) VALUES (?,?,?,?,?,?,?,?,?)",
+                [
+                    review["uid"],
+                    review["question_id"],
+                    review["reviewed_at"],
+                    review["rating"],
+                    review["answer"],
+                    review["correct"],
+                    review["duration_ms"],
+                    review["seed"],
+                    review["mode"],
+                ],
+            )
+            return bool(cursor.rowcount)
+
+    def copy_to(self, target: Path) -> None:
+        """Write a consistent copy of the whole DB to ``target`` (SQLite's online backup), as
+        one self-contained file: no -wal is needed beside it to read it."""
+        conn = sqlite3.connect(target)
+        try:
+            self.conn.backup(conn)
+            conn.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            conn.close()
 
     def set_suspended(self, question_id: str, suspended: bool, now: datetime) -> None:
         """Suspend or unsuspend a question (a card is created if it has none)."""
@@ -384,7 +336,7 @@ class Store:
         with self.write() as conn:
             conn.execute(
                 "UPDATE cards SET buried_until = ? WHERE question_id = ?",
-                [_iso(until), question_id],
+                [iso(until), question_id],
             )
 
     def _ensure_card(self, question_id: str, now: datetime) -> None:
@@ -395,7 +347,7 @@ class Store:
             conn.execute(
                 "INSERT OR IGNORE INTO cards (question_id, card_json, state, due, created_at) "
                 "VALUES (?, ?, 'new', ?, ?)",
-                [question_id, card_to_json(card), _iso(card.due), _iso(now)],
+                [question_id, card_to_json(card), iso(card.due), iso(now)],
             )
 
     def adopt_renames(self, previous: dict[str, str]) -> int:
@@ -430,28 +382,14 @@ class Store:
         with self.write() as conn:
             cursor = conn.execute(
                 "INSERT INTO sessions (started_at, mode, filters, company) VALUES (?,?,?,?)",
-                [_iso(now), mode, json.dumps(filters, default=str), company],
+                [iso(now), mode, json.dumps(filters, default=str), company],
             )
             return int(cursor.lastrowid or 0)
 
     def end_session(self, session_id: int, now: datetime) -> None:
         """Mark a session finished."""
         with self.write() as conn:
-            conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", [_iso(now), session_id])
-
-    # reading reviews --------------------------------------------------------------------
-
-    def review_count(self) -> int:
-        """All reviews ever."""
-        return int(self.conn.execute("SELECT count(*) FROM reviews").fetchone()[0])
-
-    def reviews(self, where: str = "1", params: list[Any] | None = None) -> list[dict[str, Any]]:
-        """Review rows as dicts, oldest first."""
-        cursor = self.conn.execute(
-            f"SELECT * FROM reviews WHERE {where} ORDER BY reviewed_at, id", params or []
-        )
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", [iso(now), session_id])
 
 
 def open_store(path: Path | None = None, *, create: bool = True) -> Store:

@@ -9,24 +9,16 @@ from __future__ import annotations
 import csv
 import json
 import os
-import sqlite3
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from quizzer.progress.dbcheck import check_backup_file
-from quizzer.progress.dbopen import explain, prepare_path, readonly_uri
+from quizzer.progress.dbcopy import copy_file, copy_tables
+from quizzer.progress.dbopen import prepare_path
 from quizzer.progress.outfile import staged_output
-from quizzer.progress.scheduling import (
-    Grade,
-    SchedulerSettings,
-    card_to_json,
-    make_scheduler,
-    new_card,
-    review,
-    state_name,
-)
+from quizzer.progress.records import ImportedReview
 from quizzer.progress.store import Store, StoreError
 
 EXPORT_FORMAT = "quizzer-reviews"
@@ -46,7 +38,7 @@ REVIEW_FIELDS = (
 
 def review_rows(store: Store) -> list[dict[str, Any]]:
     """Every review as plain data, oldest first."""
-    return [{k: row[k] for k in REVIEW_FIELDS} for row in store.reviews()]
+    return [{k: row[k] for k in REVIEW_FIELDS} for row in store.reviews()]  # type: ignore[literal-required]
 
 
 def export_json(store: Store, out: Path) -> int:
@@ -77,13 +69,7 @@ def backup(store: Store, out: Path) -> None:
     """A consistent copy of the whole progress DB (SQLite's online backup), written to a
     temporary file beside ``out`` and renamed, so a failure leaves no partial file."""
     with staged_output(out) as tmp:
-        target = sqlite3.connect(tmp)
-        try:
-            store.conn.backup(target)
-            # A backup is one self-contained file: no -wal needed beside it to read it.
-            target.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            target.close()
+        store.copy_to(tmp)
 
 
 def check_backup(path: Path) -> int:
@@ -116,13 +102,7 @@ def restore(source: Path, db: Path) -> str | None:
     staged = Path(name)
     moved: str | None = None
     try:
-        src = sqlite3.connect(readonly_uri(source), uri=True)
-        dst = sqlite3.connect(staged)
-        try:
-            src.backup(dst)
-        finally:
-            src.close()
-            dst.close()
+        copy_file(source, staged)
         Store(staged).close()  # migrate the staged copy to the current schema
         if not db.exists():
             os.replace(staged, db)
@@ -133,7 +113,7 @@ def restore(source: Path, db: Path) -> str | None:
             os.replace(staged, db)
             return moved
         Store(db).close()  # bring the current DB to the same schema before copying into it
-        _copy_into(staged, db)
+        copy_tables(staged, db, RESTORED_TABLES)
     finally:
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(str(staged) + suffix).unlink(missing_ok=True)
@@ -168,87 +148,6 @@ def move_aside(db: Path) -> str:
             os.replace(side, Path(str(target) + suffix))
     os.replace(db, target)
     return str(target)
-
-
-def _copy_into(staged: Path, db: Path) -> None:
-    conn = sqlite3.connect(str(db), timeout=0, isolation_level=None)
-    try:
-        conn.execute("ATTACH DATABASE ? AS incoming", [str(staged)])
-        try:
-            conn.execute("PRAGMA main.locking_mode = EXCLUSIVE")
-            conn.execute("BEGIN EXCLUSIVE")
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreError(
-                    f"{db} is in use by another quizzer (the app, a drill or a mock). Nothing "
-                    "was changed; close it and run restore again."
-                ) from None
-            raise StoreError(explain(exc, db, "restore into")) from None
-        try:
-            for table in RESTORED_TABLES:
-                conn.execute(f"DELETE FROM main.{table}")
-                conn.execute(f"INSERT INTO main.{table} SELECT * FROM incoming.{table}")
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
-            raise StoreError(explain(exc, db, "restore into")) from None
-    finally:
-        conn.close()
-
-
-def rebuild_cards(store: Store, question_ids: set[str]) -> None:
-    """Recompute cards from their full review history (fuzz off, so it is deterministic)."""
-
-    scheduler = make_scheduler(SchedulerSettings(fuzz=False))
-    with store.write() as conn:
-        for qid in question_ids:
-            rows = conn.execute(
-                "SELECT id, reviewed_at, rating, correct FROM reviews WHERE question_id = ? "
-                "ORDER BY reviewed_at, id",
-                [qid],
-            ).fetchall()
-            if not rows:
-                continue
-            first = datetime.fromisoformat(rows[0][1])
-            card = new_card(first)
-            reps = lapses = correct = graded = 0
-            for review_id, reviewed_at, rating, was_correct in rows:
-                moment = datetime.fromisoformat(reviewed_at)
-                before = card
-                card = review(scheduler, before, Grade(rating), moment)
-                conn.execute(
-                    "UPDATE reviews SET state_before = ?, card_before = ? WHERE id = ?",
-                    [state_name(before), card_to_json(before), review_id],
-                )
-                reps += 1
-                lapses += int(rating == 1 and state_name(before) == "review")
-                correct += int(bool(was_correct))
-                graded += int(was_correct is not None)
-            conn.execute(
-                "INSERT INTO cards (question_id, card_json, state, stability, difficulty, due, "
-                "last_review, reps, lapses, correct, graded, suspended, created_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?) ON CONFLICT(question_id) DO UPDATE SET "
-                "card_json = excluded.card_json, state = excluded.state, "
-                "stability = excluded.stability, difficulty = excluded.difficulty, "
-                "due = excluded.due, last_review = excluded.last_review, reps = excluded.reps, "
-                "lapses = excluded.lapses, correct = excluded.correct, graded = excluded.graded",
-                [
-                    qid,
-                    card_to_json(card),
-                    state_name(card),
-                    card.stability,
-                    card.difficulty,
-                    card.due.isoformat(timespec="microseconds"),
-                    card.last_review.isoformat(timespec="microseconds")
-                    if card.last_review
-                    else None,
-                    reps,
-                    lapses,
-                    correct,
-                    graded,
-                    rows[0][1],
-                ],
-            )
 
 
 MAX_IMPORT_BYTES = 512 * 1024 * 1024
@@ -326,25 +225,21 @@ def import_reviews(store: Store, source: Path) -> tuple[int, int]:
         clean.append((row["uid"], row["question_id"], when, row["rating"], row))
     added = 0
     touched: set[str] = set()
-    with store.write() as conn:
+    with store.write():
         for uid, qid, when, rating, row in clean:
-            cursor = conn.execute(
-                "INSERT OR IGNORE INTO reviews (uid, question_id, reviewed_at, rating, answer, "
-                "correct, duration_ms, seed, mode) VALUES (?,?,?,?,?,?,?,?,?)",
-                [
-                    uid,
-                    qid,
-                    iso(when),
-                    rating,
-                    row.get("answer"),
-                    None if row.get("correct") is None else int(row["correct"]),
-                    row.get("duration_ms"),
-                    row.get("seed"),
-                    row.get("mode") or "import",
-                ],
+            review = ImportedReview(
+                uid=uid,
+                question_id=qid,
+                reviewed_at=iso(when),
+                rating=rating,
+                answer=row.get("answer"),
+                correct=None if row.get("correct") is None else int(row["correct"]),
+                duration_ms=row.get("duration_ms"),
+                seed=row.get("seed"),
+                mode=row.get("mode") or "import",
             )
-            if cursor.rowcount:
+            if store.add_imported_review(review):
                 added += 1
                 touched.add(qid)
-        rebuild_cards(store, touched)
+        store.rebuild_cards(touched)
     return added, len(clean) - added

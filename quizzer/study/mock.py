@@ -141,16 +141,9 @@ class MockRatings:
         """Stop rating: the recall answers still held are not saved. Returns their questions."""
         left = [current.question for current in self.pending]
         if self.session.current in self.pending:
-            self.session.current = None
+            self.session.leave_current()
         self.pending.clear()
         return left
-
-
-def _score_of_session(store: Store, session_id: int) -> tuple[int, int]:
-    row = store.conn.execute(
-        "SELECT count(*), sum(rating > 1) FROM reviews WHERE session_id = ?", [session_id]
-    ).fetchone()
-    return int(row[0]), int(row[1] or 0)
 
 
 def mock_report(
@@ -186,14 +179,14 @@ def mock_report(
     passed_total = sum(1 for r in session.done if r.grade > 1)
     previous = None
     if session.session_id is not None:
-        row = store.conn.execute(
-            "SELECT id, started_at FROM sessions WHERE mode = 'mock' AND company = ? AND id < ? "
-            "ORDER BY id DESC LIMIT 1",
-            [company, session.session_id],
-        ).fetchone()
-        if row is not None:
-            n, ok = _score_of_session(store, row[0])
-            previous = {"started_at": row[1], "questions": n, "score": ok / n if n else None}
+        last = store.previous_mock(company, session.session_id)
+        if last is not None:
+            n, ok = store.session_pass_count(last.session_id)
+            previous = {
+                "started_at": last.started_at,
+                "questions": n,
+                "score": ok / n if n else None,
+            }
     return {
         "company": company,
         "questions": total,

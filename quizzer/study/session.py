@@ -91,13 +91,7 @@ def start_of_day(now: datetime) -> datetime:
 
 def new_introduced_today(store: Store, now: datetime) -> int:
     """Questions seen for the first time since midnight."""
-    since = clock.iso(start_of_day(now))
-    row = store.conn.execute(
-        "SELECT count(DISTINCT question_id) FROM reviews WHERE state_before = 'new' "
-        "AND reviewed_at >= ?",
-        [since],
-    ).fetchone()
-    return int(row[0])
+    return store.new_questions_since(clock.iso(start_of_day(now)))
 
 
 def due_queue(
@@ -121,12 +115,7 @@ def due_queue(
     check = filters is not None and filters != Filters()
     due: list[tuple[float, str, AnyQuestion]] = []
     if not new_only:
-        rows = store.conn.execute(
-            "SELECT question_id, stability, last_review FROM cards WHERE last_review IS NOT NULL "
-            "AND due <= ? AND suspended = 0 AND (buried_until IS NULL OR buried_until <= ?)",
-            [now_iso, now_iso],
-        ).fetchall()
-        for question_id, stability, last_review in rows:
+        for question_id, stability, last_review in store.due_rows(now_iso):
             q = bank.by_id.get(question_id)
             if q is None or (check and not filters.accepts(bank, q)):  # type: ignore[union-attr]
                 continue
@@ -136,13 +125,7 @@ def due_queue(
     if not due_only:
         room = max(0, new_per_day - new_introduced_today(store, now))
         if room:
-            # One joined string instead of thousands of rows: the set of seen ids is built fast.
-            joined = store.conn.execute(
-                "SELECT group_concat(question_id, char(10)) FROM cards "
-                "WHERE last_review IS NOT NULL OR suspended = 1 OR buried_until > ?",
-                [now_iso],
-            ).fetchone()[0]
-            taken = set(joined.split("\n")) if joined else set()
+            taken = store.taken_ids(now_iso)
             # New questions come easiest first (definitions before trade-offs), in bank order
             # within a difficulty, so a fresh start builds up rather than opening on a level 5.
             added = 0

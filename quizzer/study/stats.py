@@ -13,22 +13,17 @@ from typing import Any
 
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
+from quizzer.progress.records import LEECH_LAPSES, CardRow
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.settings import stored_setting
-from quizzer.progress.store import LEECH_LAPSES, CardRow, Store
+from quizzer.progress.store import Store
 from quizzer.study.session import due_queue, new_introduced_today, settings_from_store, start_of_day
 
 
 def streak_days(store: Store, now: datetime) -> int:
     """Consecutive local days with at least one review, ending today (or yesterday if today
     has none yet). Reads the per-day counts the DB keeps, so it is instant."""
-    days = {
-        row[0]
-        for row in store.conn.execute(
-            "SELECT day FROM review_days WHERE reviews > 0 AND day >= ?",
-            [(now.astimezone().date() - timedelta(days=3660)).isoformat()],
-        )
-    }
+    days = store.active_days((now.astimezone().date() - timedelta(days=3660)).isoformat())
     day = now.astimezone().date()
     if day.isoformat() not in days:
         day -= timedelta(days=1)
@@ -42,14 +37,8 @@ def streak_days(store: Store, now: datetime) -> int:
 def true_retention(store: Store, now: datetime, days: int = 30) -> float | None:
     """Share of reviews of mature-state cards (state 'review' before rating) that were not
     Again, over the last ``days`` days. None when there were none."""
-    since = iso(now - timedelta(days=days))
-    row = store.conn.execute(
-        "SELECT count(*), sum(rating > 1) FROM reviews WHERE state_before = 'review' "
-        "AND reviewed_at >= ?",
-        [since],
-    ).fetchone()
-    total, passed = row
-    return (passed or 0) / total if total else None
+    total, passed = store.mature_pass_count(iso(now - timedelta(days=days)))
+    return passed / total if total else None
 
 
 def recall_map(store: Store, cards: dict[str, CardRow], now: datetime) -> dict[str, float]:
@@ -129,10 +118,7 @@ def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[i
 def heatmap(store: Store, now: datetime, weeks: int = 12) -> dict[str, int]:
     """Reviews per local day (YYYY-MM-DD) over the last ``weeks`` weeks."""
     since = (now.astimezone().date() - timedelta(weeks=weeks)).isoformat()
-    rows = store.conn.execute(
-        "SELECT day, reviews FROM review_days WHERE day >= ?", [since]
-    ).fetchall()
-    return {day: count for day, count in rows}
+    return store.review_counts_by_day(since)
 
 
 def retention_trend(store: Store, now: datetime, weeks: int = 8) -> list[float | None]:
@@ -141,12 +127,8 @@ def retention_trend(store: Store, now: datetime, weeks: int = 8) -> list[float |
     for week in range(weeks, 0, -1):
         start = iso(now - timedelta(weeks=week))
         end = iso(now - timedelta(weeks=week - 1))
-        total, passed = store.conn.execute(
-            "SELECT count(*), sum(rating > 1) FROM reviews WHERE state_before = 'review' "
-            "AND reviewed_at >= ? AND reviewed_at < ?",
-            [start, end],
-        ).fetchone()
-        result.append((passed or 0) / total if total else None)
+        total, passed = store.mature_pass_count(start, end)
+        result.append(passed / total if total else None)
     return result
 
 
@@ -170,9 +152,7 @@ def summary(
     )
     new_available = min(unseen, max(0, new_limit - new_introduced_today(store, now)))
     today = now.astimezone().date().isoformat()
-    reviews_today = store.conn.execute(
-        "SELECT coalesce(sum(reviews), 0) FROM review_days WHERE day = ?", [today]
-    ).fetchone()[0]
+    reviews_today = store.reviews_on_day(today)
     result: dict[str, Any] = {
         "now": iso(now),
         "questions": len(bank.questions),

@@ -19,8 +19,9 @@ from typing import Any
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion
+from quizzer.progress.records import CardRow, RecentCounts
 from quizzer.progress.scheduling import make_scheduler, recall_probability
-from quizzer.progress.store import CardRow, Store
+from quizzer.progress.store import Store
 from quizzer.study.session import Filters, settings_from_store
 
 RECENT_DAYS = 60
@@ -73,16 +74,7 @@ def weaknesses(
     scheduler = make_scheduler(settings_from_store(store))
     cards = store.cards() if cards is None else cards
     since = iso(now - timedelta(days=RECENT_DAYS))
-    per_question: dict[str, tuple[int, int]] = {
-        qid: (n, fails)
-        for qid, n, fails in store.conn.execute(
-            # INDEXED BY: the covering index reads only the recent range; left alone the
-            # planner prefers a full (question_id, …) index scan to avoid a sort.
-            "SELECT question_id, count(*), sum(rating = 1) FROM reviews "
-            "INDEXED BY idx_reviews_recent WHERE reviewed_at >= ? GROUP BY question_id",
-            [since],
-        )
-    }
+    per_question = store.recent_counts(since)
     acc: dict[str, dict[str, Any]] = defaultdict(
         lambda: {"n": 0, "fails": 0, "lapses": 0, "r": 0.0, "reviewed": 0, "ids": []}
     )
@@ -90,7 +82,7 @@ def weaknesses(
         row = cards.get(q.id)
         if row is None or not row.reviewed:
             continue
-        n, fails = per_question.get(q.id, (0, 0))
+        n, fails = per_question.get(q.id, RecentCounts(0, 0))
         r = recall_probability(scheduler, row.stability, row.last_review, now)
         for key in _groups(q, by):
             bucket = acc[key]
