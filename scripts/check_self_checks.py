@@ -23,7 +23,7 @@ def problems(keys: list[str] | None = None) -> list[str]:
 
     import yaml
 
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
 
     reference = ROOT.parent / "shared" / "reference" / "aiinfraguide" / "articles.json"
     articles = json.loads(reference.read_text("utf-8"))

@@ -24,10 +24,10 @@ sys.path.insert(0, str(ROOT))
 
 def simulate(db: Path) -> None:
     """Six weeks of plausible study: a few sessions a week, mostly Good, some Again."""
-    from quizzer.bank import load_bank
-    from quizzer.scheduling import Grade
-    from quizzer.session import StudySession, due_queue
-    from quizzer.store import Store
+    from quizzer.content.bank import load_bank
+    from quizzer.progress.scheduling import Grade
+    from quizzer.progress.store import Store
+    from quizzer.study.session import StudySession, due_queue
 
     bank = load_bank()
     store = Store(db)
@@ -56,8 +56,8 @@ def simulate(db: Path) -> None:
 
 
 async def shoot() -> None:
-    from quizzer.bank import load_bank
-    from quizzer.store import open_store
+    from quizzer.content.bank import load_bank
+    from quizzer.progress.store import open_store
     from quizzer.tui.app import QuizzerApp
 
     os.environ["QUIZZER_NOW"] = NOW.isoformat()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from quizzer.bank import CATALOGS
+from quizzer.content.bank import CATALOGS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_BANK = ROOT / "question_bank"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quizzer.calc import Preset, preset
+from quizzer.grading.calc import Preset, preset
 
 
 def m(key: str) -> Preset:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quizzer.answers import AnswerError, parse_answer
+from quizzer.grading.answers import AnswerError, parse_answer
 
 
 @pytest.mark.parametrize(

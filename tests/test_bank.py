@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.bank import BankError, load_bank
+from quizzer.content.bank import BankError, load_bank
 from tests.conftest import SHIPPED_BANK, make_bank
 
 GOOD = """\
@@ -215,7 +215,7 @@ def test_committed_schema_matches_the_models(cli) -> None:  # type: ignore[no-un
 
 
 def test_bank_readme_field_reference_matches_the_models() -> None:
-    from quizzer.schema_doc import SCHEMA_END, SCHEMA_START, schema_markdown
+    from quizzer.content.schema_doc import SCHEMA_END, SCHEMA_START, schema_markdown
 
     readme = (SHIPPED_BANK / "README.md").read_text("utf-8")
     start, end = readme.index(SCHEMA_START), readme.index(SCHEMA_END) + len(SCHEMA_END)
@@ -225,7 +225,7 @@ def test_bank_readme_field_reference_matches_the_models() -> None:
 def test_every_question_file_matches_the_json_schema() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((SHIPPED_BANK / "question.schema.json").read_text("utf-8"))
-    from quizzer.yamlsrc import safe_load
+    from quizzer.content.yamlsrc import safe_load
 
     files = sorted((SHIPPED_BANK / "questions").rglob("*.yaml"))
     assert files

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank import load_bank
-from quizzer.calc import CalcError, draw_params, format_number, grade, prepare
-from quizzer.models import NumericQuestion
+from quizzer.content.bank import load_bank
+from quizzer.content.models import NumericQuestion
+from quizzer.grading.calc import CalcError, draw_params, format_number, grade, prepare
 
 
 def numeric(bank_dir: Path, qid: str) -> NumericQuestion:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank import Bank, load_bank
-from quizzer.models import AnyQuestion
+from quizzer.content.bank import Bank, load_bank
+from quizzer.content.models import AnyQuestion
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "aiinfraguide"
 

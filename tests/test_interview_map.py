@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import Result
 
-from quizzer.bank import load_bank
-from quizzer.interview_map import load_map
+from quizzer.content.bank import load_bank
+from quizzer.content.interview_map import load_map
 from tests.conftest import ROOT, make_bank
 
 REFERENCE = ROOT.parent / "shared" / "reference" / "aiinfraguide" / "interviews.json"

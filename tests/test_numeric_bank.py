@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from quizzer.bank import Bank, load_bank
-from quizzer.calc import draw_params, grade, prepare
-from quizzer.models import NumericQuestion
-from quizzer.units import parse_unit
+from quizzer.content.bank import Bank, load_bank
+from quizzer.content.models import NumericQuestion
+from quizzer.grading.calc import draw_params, grade, prepare
+from quizzer.grading.units import parse_unit
 
 ALTERNATIVES = {
     (1, 0, 0, 0): ["MB", "GiB", "KiB"],

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.bank import Bank, BankError, load_bank
+from quizzer.content.bank import Bank, BankError, load_bank
 from tests.conftest import ROOT, SHIPPED_BANK, make_bank
 
 SEED = ROOT.parent / "shared" / "seeds" / "003_20c397ef6210c47b.txt"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.store import Store
+from quizzer.progress.store import Store
 from tests.conftest import run_quizzer
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.calc import preset
+from quizzer.grading.calc import preset
 from solutions import applications as ap
 from tests.presets import d, g, m
 
@@ -198,7 +198,7 @@ def _grid(params: dict):
 
 
 def test_every_question_solves_on_its_whole_grid():
-    from quizzer.calc import load_solution
+    from quizzer.grading.calc import load_solution
 
     for q in _questions():
         func = load_solution(q["solution"])

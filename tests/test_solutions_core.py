@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quizzer.calc import preset
+from quizzer.grading.calc import preset
 from solutions import inference, quant, serving_more, training_extra
 
 

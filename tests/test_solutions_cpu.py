@@ -220,7 +220,7 @@ def _grid(params: dict):
 
 
 def test_every_question_solves_on_its_whole_grid():
-    from quizzer.calc import load_solution
+    from quizzer.grading.calc import load_solution
 
     seen = 0
     for q in _questions():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.calc import load_solution, preset
+from quizzer.grading.calc import load_solution, preset
 from solutions import deployment as dep
 from tests.presets import d, m
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.calc import preset
+from quizzer.grading.calc import preset
 from solutions import foundations_more as fm
 from tests.presets import d, g, m
 
@@ -233,7 +233,7 @@ def _grid(params: dict):
 
 
 def test_every_question_solves_on_its_whole_grid():
-    from quizzer.calc import load_solution
+    from quizzer.grading.calc import load_solution
 
     for q in _questions():
         func = load_solution(q["solution"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.calc import preset
+from quizzer.grading.calc import preset
 from solutions import rl
 from tests.presets import m
 
@@ -263,7 +263,7 @@ def _question(qid: str) -> dict:
 
 
 def test_every_question_solves_on_its_whole_grid():
-    from quizzer.calc import load_solution
+    from quizzer.grading.calc import load_solution
 
     seen = 0
     for q in _questions():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quizzer.calc import preset
+from quizzer.grading.calc import preset
 from solutions import comm, kernels, training, training_extra
 from tests.presets import d, g, m
 
@@ -444,7 +444,7 @@ def test_max_regs_grid_whole_blocks():
 def test_every_numeric_question_solves_on_its_grid_corners():
     """Each question's solution runs and returns a finite positive answer on every combination of
     its `choose` values (the grids are small)."""
-    from quizzer.calc import load_solution
+    from quizzer.grading.calc import load_solution
 
     for path in FILES.values():
         for q in yaml.safe_load(path.read_text("utf-8")):

@@ -216,8 +216,8 @@ def test_kaiming_std():
 
 def test_drawn_problems_are_sensible():
     """Many seeded draws per numeric question: finite answers, shapes >= 1, IoU in [0, 1]."""
-    from quizzer.bank import load_bank
-    from quizzer.calc import prepare
+    from quizzer.content.bank import load_bank
+    from quizzer.grading.calc import prepare
 
     bank = load_bank(use_cache=False)
     ids = [

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from fsrs import Card, State
 
-from quizzer.bank import load_bank
-from quizzer.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
-from quizzer.session import Filters, StudySession, due_queue
-from quizzer.store import Store, StoreError
+from quizzer.content.bank import load_bank
+from quizzer.progress.scheduling import Grade, SchedulerSettings, make_scheduler, new_card, review
+from quizzer.progress.store import Store, StoreError
+from quizzer.study.session import Filters, StudySession, due_queue
 from tests.conftest import run_quizzer, save_review
 
 
@@ -222,13 +222,13 @@ def test_leech_after_eight_lapses(mini_bank: Path) -> None:
             moment = max(moment, after.due) + timedelta(minutes=1)
     row = store.card("t-recall-one")
     assert row is not None and row.lapses >= 8 and row.leech
-    from quizzer.stats import summary
+    from quizzer.study.stats import summary
 
     assert summary(bank, store, moment)["leeches"] == ["t-recall-one"]
 
 
 def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
-    from quizzer.stats import forecast
+    from quizzer.study.stats import forecast
 
     store = Store(Path(os.environ["QUIZZER_DB"]))
     scheduler = make_scheduler(SchedulerSettings(fuzz=False))
@@ -252,8 +252,8 @@ def test_forecast_counts_due_days_and_ignores_far_ones(mini_bank: Path) -> None:
 
 def test_recall_probability_matches_fsrs() -> None:
     """The column-based forgetting curve used for ranking equals fsrs's own."""
-    from quizzer.clock import iso
-    from quizzer.scheduling import recall_probability, retrievability
+    from quizzer.base.clock import iso
+    from quizzer.progress.scheduling import recall_probability, retrievability
 
     scheduler = make_scheduler(SchedulerSettings(fuzz=False))
     last = datetime(2026, 1, 1, 9, tzinfo=UTC)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank import BankError, load_bank
+from quizzer.content.bank import BankError, load_bank
 from tests.conftest import make_bank
 from tests.test_bank import GOOD
 
@@ -252,7 +252,7 @@ def test_files_in_the_layout_and_other_files_still_load(tmp_path: Path) -> None:
 def test_package_data_globs_ship_every_question_file_the_loader_reads(tmp_path: Path) -> None:
     import tomllib
 
-    from quizzer.bank import question_files
+    from quizzer.content.bank import question_files
     from tests.conftest import ROOT, SHIPPED_BANK
 
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
@@ -290,7 +290,7 @@ def test_planted_pickle_in_the_cache_directory_is_never_executed(
 ) -> None:  # type: ignore[no-untyped-def]
     import pickle
 
-    from quizzer.bank import _cache_file
+    from quizzer.content.bank import _cache_file
 
     marker = tmp_path / "pwned"
     target = _cache_file(mini_bank.resolve())
@@ -310,7 +310,7 @@ def test_planted_pickle_in_the_cache_directory_is_never_executed(
 def test_cached_bank_equals_the_parsed_bank_including_interview_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from quizzer import bank as bank_module
+    from quizzer.content import bank as bank_module
     from tests.conftest import SHIPPED_BANK
 
     parsed = load_bank(SHIPPED_BANK)
@@ -399,7 +399,7 @@ def test_cache_file_others_can_write_is_not_trusted(tmp_path: Path) -> None:
 
 
 def test_cache_write_never_writes_through_a_planted_symlink(tmp_path: Path) -> None:
-    from quizzer.bank import _cache_file
+    from quizzer.content.bank import _cache_file
 
     bank_dir = make_bank(tmp_path / "b", GOOD)
     victim = tmp_path / "victim.txt"
@@ -528,8 +528,8 @@ def test_catalog_keys_must_match_their_pattern(
 def test_new_refuses_a_topic_that_escapes_the_bank_even_if_the_catalog_was_bypassed(
     tmp_path: Path,
 ) -> None:
-    from quizzer.models import Topic
-    from quizzer.scaffold import ScaffoldError, append_stub
+    from quizzer.content.models import Topic
+    from quizzer.content.scaffold import ScaffoldError, append_stub
 
     bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
     # a Topic that never went through validation (as a hand-edited cache could hold)
@@ -543,7 +543,7 @@ def test_new_refuses_a_topic_that_escapes_the_bank_even_if_the_catalog_was_bypas
 
 
 def test_new_refuses_a_module_folder_that_links_outside_the_bank(tmp_path: Path) -> None:
-    from quizzer.scaffold import ScaffoldError, append_stub
+    from quizzer.content.scaffold import ScaffoldError, append_stub
 
     bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
     outside = tmp_path / "outside"
@@ -555,7 +555,7 @@ def test_new_refuses_a_module_folder_that_links_outside_the_bank(tmp_path: Path)
 
 
 def test_new_refuses_to_append_through_a_symlinked_question_file(tmp_path: Path) -> None:
-    from quizzer.scaffold import ScaffoldError, append_stub
+    from quizzer.content.scaffold import ScaffoldError, append_stub
 
     bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
     victim = tmp_path / "victim.yaml"
@@ -569,7 +569,7 @@ def test_new_refuses_to_append_through_a_symlinked_question_file(tmp_path: Path)
 
 
 def test_new_appends_to_an_existing_topic_file_at_the_reported_line(tmp_path: Path) -> None:
-    from quizzer.scaffold import append_stub
+    from quizzer.content.scaffold import append_stub
 
     bank = load_bank(make_bank(tmp_path / "b", GOOD), use_cache=False)
     first_id, path, first_line = append_stub(bank, "recall", "kv-cache", "m4-c1-1.1")

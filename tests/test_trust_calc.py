@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quizzer import calc
+from quizzer.grading import calc
 from tests.conftest import FIXTURES, make_bank
 
 Cli = Callable[..., Result]
@@ -332,7 +332,7 @@ def test_settings_non_finite_values_are_refused_and_drill_still_runs(
 def test_settings_out_of_range_values_are_refused_with_the_range(
     cli: Cli, key: str, raw: str
 ) -> None:
-    from quizzer.settings import SETTINGS
+    from quizzer.progress.settings import SETTINGS
 
     refused(cli("settings", key, raw), f"{key} must be {SETTINGS[key].rule} (got {raw!r})")
 
@@ -355,7 +355,7 @@ def test_settings_in_range_values_are_saved_and_shown(cli: Cli) -> None:
 def test_unusable_setting_saved_by_an_older_version_does_not_crash_the_drill(
     cli: Cli, mini_bank: Path
 ) -> None:
-    from quizzer.store import Store
+    from quizzer.progress.store import Store
 
     store = Store(Path(os.environ["QUIZZER_DB"]))
     store.set_setting("learning_steps_min", [float("nan")])  # what the unchecked CLI stored
@@ -366,9 +366,9 @@ def test_unusable_setting_saved_by_an_older_version_does_not_crash_the_drill(
 
 
 async def test_app_settings_screen_refuses_what_the_cli_refuses(mini_bank: Path) -> None:
-    from quizzer.bank import load_bank
-    from quizzer.settings import SETTINGS
-    from quizzer.store import Store
+    from quizzer.content.bank import load_bank
+    from quizzer.progress.settings import SETTINGS
+    from quizzer.progress.store import Store
     from quizzer.tui.app import QuizzerApp
 
     app = QuizzerApp(load_bank(mini_bank, use_cache=False), Store(Path(os.environ["QUIZZER_DB"])))

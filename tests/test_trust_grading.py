@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from quizzer.bank import Bank, load_bank
-from quizzer.mock import MockPlan, MockRatings
-from quizzer.plain_mock import run_plain_mock
-from quizzer.scheduling import Grade
-from quizzer.session import StudySession
-from quizzer.store import Store
+from quizzer.cli.plain_mock import run_plain_mock
+from quizzer.content.bank import Bank, load_bank
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import Store
+from quizzer.study.mock import MockPlan, MockRatings
+from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
 
 Cli = Callable[..., Result]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from quizzer.store import Store, StoreError
+from quizzer.progress.store import Store, StoreError
 
 Cli = Callable[..., Result]
 
@@ -93,7 +93,7 @@ def test_a_missing_folder_gets_the_same_clear_message_for_every_format(
 
 
 def test_a_failed_write_leaves_no_partial_file(history: Path, tmp_path: Path) -> None:
-    from quizzer.outfile import staged_output
+    from quizzer.progress.outfile import staged_output
 
     target = tmp_path / "out.json"
     with pytest.raises(RuntimeError), staged_output(target) as tmp:
@@ -229,10 +229,10 @@ def test_a_full_disk_says_full_and_a_read_only_file_says_read_only(tmp_path: Pat
 def test_a_healthy_database_in_a_read_only_folder_is_read_not_called_damaged(
     history: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import quizzer.store
+    import quizzer.progress.dbopen
 
     cli("stats")  # checkpoint: the file holds everything, as after a normal exit
-    monkeypatch.setattr(quizzer.store, "folder_read_only", lambda path: True)
+    monkeypatch.setattr(quizzer.progress.dbopen, "folder_read_only", lambda path: True)
     result = cli("stats", "--json")
     assert result.exit_code == 0 and json.loads(result.output)["reviews_total"] == 1
     assert "damaged" not in result.output

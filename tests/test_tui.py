@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank import load_bank
-from quizzer.store import Store
+from quizzer.content.bank import load_bank
+from quizzer.progress.store import Store
 from quizzer.tui.app import QuizzerApp
 
 
@@ -220,7 +220,7 @@ async def test_bank_problems_show_on_screen_not_as_a_crash(tmp_path: Path) -> No
     from tests.conftest import make_bank
 
     bank_dir = make_bank(tmp_path / "broken", "- id: [oops\n")
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
 
     app = QuizzerApp(
         None,

@@ -13,9 +13,9 @@ from textual.binding import Binding
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from quizzer.bank import Bank
-    from quizzer.models import AnyQuestion
-    from quizzer.store import Store
+    from quizzer.content.bank import Bank
+    from quizzer.content.models import AnyQuestion
+    from quizzer.progress.store import Store
 
 
 class QuizzerApp(App[None]):
@@ -46,7 +46,7 @@ class QuizzerApp(App[None]):
         self.store = store
         self.start_questions = start_questions
         self.start_mock = start_mock
-        from quizzer.settings import stored_setting
+        from quizzer.progress.settings import stored_setting
 
         self.language: str = stored_setting(store, "language")
         if stored_setting(store, "theme") == "light":
@@ -61,7 +61,7 @@ class QuizzerApp(App[None]):
             with self._bank_lock:
                 if self._bank is None:
                     if self._bank_loader is None:
-                        from quizzer.bank import load_bank
+                        from quizzer.content.bank import load_bank
 
                         self._bank = load_bank()
                     else:
@@ -84,7 +84,7 @@ class QuizzerApp(App[None]):
             questions = [q for qid in self.start_questions if (q := self.bank.get(qid))]
             self.start_study(questions, mode="drill")
         if self.start_mock:
-            from quizzer.mock import assemble_mock
+            from quizzer.study.mock import assemble_mock
 
             company, minutes = self.start_mock
             plan = assemble_mock(self.bank, self.store, company, minutes)
@@ -124,7 +124,7 @@ class QuizzerApp(App[None]):
 
     def action_help(self) -> None:
         """Show every key of the current screen."""
-        from quizzer.tui.screens.help import HelpModal
+        from quizzer.tui.dialogs.help import HelpModal
 
         if not isinstance(self.screen, HelpModal):
             self.push_screen(HelpModal(self.screen))
@@ -138,6 +138,6 @@ def make_app(
 ) -> QuizzerApp:
     """Build the app; the CLI, the benchmarks and the tests share this factory. Without a
     bank, it is loaded in the background after the first frame."""
-    from quizzer.store import open_store
+    from quizzer.progress.store import open_store
 
     return QuizzerApp(bank, store or open_store(), start_questions, start_mock)

@@ -60,7 +60,7 @@ textual.app.App._display = _timed_display
 QUIZZER_FRAME = (
     PAINT_TIMER.format(screen="DashboardScreen")
     + """
-from quizzer.store import open_store
+from quizzer.progress.store import open_store
 from quizzer.tui.app import QuizzerApp
 
 # The same path as `quizzer` with no arguments: open the DB, build the app, and let the
@@ -79,7 +79,7 @@ Probe(None, open_store()).run(headless=True, size=(100, 30))
 )
 
 QUIZZER_LOADED = """
-from quizzer.store import open_store
+from quizzer.progress.store import open_store
 from quizzer.tui.app import QuizzerApp
 
 # The app until the dashboard shows its numbers: bank loaded, history aggregated.
@@ -122,7 +122,7 @@ def make_bank(target: Path, count: int, seed: int = 7) -> Path:
     """A valid bank of ``count`` questions (half recall, 30% choice, 20% numeric)."""
     import yaml
 
-    from quizzer.bank import CATALOGS
+    from quizzer.content.bank import CATALOGS
 
     if target.exists():
         shutil.rmtree(target)
@@ -199,9 +199,9 @@ def make_store(db: Path, question_ids: list[str], reviews: int, seed: int = 11) 
     """A progress DB with ``reviews`` reviews spread over the two years before NOW."""
     from fsrs import Card, State
 
-    from quizzer.clock import iso
-    from quizzer.scheduling import card_to_json
-    from quizzer.store import Store
+    from quizzer.base.clock import iso
+    from quizzer.progress.scheduling import card_to_json
+    from quizzer.progress.store import Store
 
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
@@ -351,7 +351,7 @@ def main() -> int:
     )
     t = time.perf_counter()
     bank_dir = make_bank(work / "bank", args.questions)
-    from quizzer.bank import load_bank
+    from quizzer.content.bank import load_bank
 
     ids = [q.id for q in load_bank(bank_dir, use_cache=False).questions]
     make_store(work / "big.db", ids, args.reviews)
@@ -441,9 +441,9 @@ def main() -> int:
 
     # in-process: due queue and stats aggregates over the 1M-review store
     os.environ.update(big)
-    from quizzer.session import due_queue
-    from quizzer.stats import summary
-    from quizzer.store import open_store
+    from quizzer.progress.store import open_store
+    from quizzer.study.session import due_queue
+    from quizzer.study.stats import summary
 
     bank = load_bank(bank_dir)
     store = open_store()
@@ -470,7 +470,7 @@ def main() -> int:
         [
             sys.executable,
             "-c",
-            "import sys, quizzer.cli, quizzer.tui.app, quizzer.session; "
+            "import sys, quizzer.cli, quizzer.tui.app, quizzer.study.session; "
             "print(sorted({'pint','numpy','genanki'} & {m.split('.')[0] for m in sys.modules}))",
         ],
         capture_output=True,

@@ -1,1 +1,1 @@
-"""One module per screen or modal."""
+"""One module per full screen (*Screen)."""

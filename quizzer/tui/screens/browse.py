@@ -11,11 +11,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, Select, Tree
 
-from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
-from quizzer.session import Filters
+from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.study.session import Filters
 
 if TYPE_CHECKING:
-    from quizzer.models import AnyQuestion
+    from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
 

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from quizzer import clock
+from quizzer.base import clock
 from quizzer.tui.widgets.charts import bar, heatmap
 from quizzer.tui.widgets.titlebar import TitleBar
 
@@ -107,10 +107,10 @@ class DashboardScreen(Screen[None]):
 
         A second SQLite connection in this process is safe: SQLite shares one set of file
         locks between all its connections to a file. What is never safe is opening the DB
-        file any other way (see quizzer.dbopen)."""
-        from quizzer.bank import BankError
-        from quizzer.stats import dashboard_data
-        from quizzer.store import Store
+        file any other way (see quizzer.progress.dbopen)."""
+        from quizzer.content.bank import BankError
+        from quizzer.progress.store import Store
+        from quizzer.study.stats import dashboard_data
 
         app = self.qapp
         store = Store(app.store.path)
@@ -170,7 +170,7 @@ class DashboardScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Start a session: due reviews, then new questions."""
-        from quizzer.session import due_queue
+        from quizzer.study.session import due_queue
 
         app = self.qapp
         questions = due_queue(app.bank, app.store, clock.now())
@@ -178,7 +178,7 @@ class DashboardScreen(Screen[None]):
 
     def action_pick(self, by: str) -> None:
         """Choose a topic, company or article, then study it."""
-        from quizzer.tui.screens.picker import PickerModal
+        from quizzer.tui.dialogs.picker import PickerModal
 
         def chosen(key: str | None) -> None:
             if key:
@@ -188,7 +188,7 @@ class DashboardScreen(Screen[None]):
 
     def study_group(self, by: str, key: str) -> None:
         """A session limited to one topic, company or article (due first, then new)."""
-        from quizzer.session import Filters, due_queue
+        from quizzer.study.session import Filters, due_queue
 
         app = self.qapp
         filters = {
@@ -201,7 +201,7 @@ class DashboardScreen(Screen[None]):
 
     def action_weak(self) -> None:
         """Review the weakest topics, due or not."""
-        from quizzer.weakness import weak_queue
+        from quizzer.study.weakness import weak_queue
 
         app = self.qapp
         app.start_study(
@@ -210,11 +210,11 @@ class DashboardScreen(Screen[None]):
 
     def action_mock(self) -> None:
         """Pick a company and sit a timed mock interview."""
-        from quizzer.tui.screens.picker import PickerModal
+        from quizzer.tui.dialogs.picker import PickerModal
 
         def chosen(key: str | None) -> None:
             if key:
-                from quizzer.mock import assemble_mock
+                from quizzer.study.mock import assemble_mock
 
                 app = self.qapp
                 plan = assemble_mock(app.bank, app.store, key, minutes=45)

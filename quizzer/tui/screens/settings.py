@@ -11,7 +11,7 @@ from textual.containers import Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from quizzer.settings import SettingError, parse_setting, stored_setting
+from quizzer.progress.settings import SettingError, parse_setting, stored_setting
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -66,8 +66,8 @@ class SettingsScreen(Screen[None]):
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
-        """Validate every setting (quizzer.settings.parse_setting, as the CLI does) and store
-        them; the first error shows inline and nothing is saved."""
+        """Validate every setting (quizzer.progress.settings.parse_setting, as the CLI does)
+        and store them; the first error shows inline and nothing is saved."""
         error = self.query_one("#settings-error", Static)
         typed = {
             "desired_retention": self.query_one("#retention", Input).value,

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from quizzer import clock
+from quizzer.base import clock
 from quizzer.tui.widgets.charts import bar, forecast_columns
 from quizzer.tui.widgets.titlebar import TitleBar
 
@@ -41,7 +41,7 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        from quizzer.stats import forecast, group_rows, recall_map, retention_trend
+        from quizzer.study.stats import forecast, group_rows, recall_map, retention_trend
 
         app: QuizzerApp = self.app  # type: ignore[assignment]
         now = clock.now()

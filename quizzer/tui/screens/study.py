@@ -1,5 +1,5 @@
 """The study screen: prompt, answer, verdict, rating. Grading and scheduling live in
-quizzer.session; this screen only shows them and forwards keys."""
+quizzer.study.session; this screen only shows them and forwards keys."""
 
 from __future__ import annotations
 
@@ -16,17 +16,17 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
-from quizzer.answers import AnswerError, parse_answer
-from quizzer.calc import format_number
-from quizzer.mock import MockRatings
-from quizzer.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
-from quizzer.scheduling import Grade
-from quizzer.session import Current, Outcome, StudySession
-from quizzer.store import StoreError
+from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.grading.answers import AnswerError, parse_answer
+from quizzer.grading.calc import format_number
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import StoreError
+from quizzer.study.mock import MockRatings
+from quizzer.study.session import Current, Outcome, StudySession
 from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
 if TYPE_CHECKING:
-    from quizzer.models import AnyQuestion
+    from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
 
@@ -432,7 +432,7 @@ class StudyScreen(Screen[None]):
             self.rating_phase = True
             self.deadline = None
             if self.session.current is not None and self.session.current.outcome is None:
-                self.session.current = None  # the question on screen was not answered
+                self.session.leave_current()  # the question on screen was not answered
             self.show_self_rating()
             return
         unrated = ratings.stop() if ratings is not None else []

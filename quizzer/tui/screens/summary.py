@@ -10,10 +10,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
-from quizzer.session import StudySession
+from quizzer.study.session import StudySession
 
 if TYPE_CHECKING:
-    from quizzer.models import AnyQuestion
+    from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
 
@@ -46,7 +46,7 @@ class SummaryScreen(Screen[None]):
         """The summary as Markdown."""
         app: QuizzerApp = self.app  # type: ignore[assignment]
         if self.mock and self.company:
-            from quizzer.mock import mock_report_markdown
+            from quizzer.study.mock import mock_report_markdown
 
             return mock_report_markdown(
                 app.bank, app.store, self.session, self.company, self.unrated

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from quizzer.bank import Bank
-from quizzer.models import OPTION_LETTERS, AnyQuestion
+from quizzer.content.bank import Bank
+from quizzer.content.models import OPTION_LETTERS, AnyQuestion
 
 
 def chips(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:

@@ -1,0 +1,148 @@
+"""The bank's commands: `quizzer validate`, `list`, `show`, `coverage` and `schema`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from quizzer.cli.common import (
+    card_json,
+    check_filter_keys,
+    echo_json,
+    fail,
+    filter_options,
+    open_bank,
+)
+from quizzer.content.bank import BankError
+from quizzer.content.models import QUESTION_KINDS
+
+
+@click.command()
+@click.option("--no-solutions", is_flag=True, help="Skip running numeric solutions.")
+def validate(no_solutions: bool) -> None:
+    """Check the whole bank; list every problem as path:line:col."""
+    from quizzer.content.bank import load_bank
+    from quizzer.grading.validate import deep_check
+
+    show = sys.stderr.isatty()
+
+    def bar(done: int, total: int) -> None:
+        if show and total >= 20 and (done % 5 == 0 or done == total):
+            width = 30
+            filled = width * done // total
+            end = "\n" if done == total else ""
+            click.echo(
+                f"\rreading question files [{'#' * filled:<{width}}] {done}/{total}",
+                err=True,
+                nl=False,
+            )
+            if end:
+                click.echo("", err=True)
+
+    try:
+        bank = load_bank(use_cache=False, progress=bar)
+    except BankError as exc:
+        for diagnostic in exc.diagnostics:
+            click.echo(str(diagnostic), err=True)
+        fail(f"{len(exc.diagnostics)} problem(s) found")
+    from quizzer.content.interview_map import load_map
+
+    problems = load_map(bank).problems
+    problems += [] if no_solutions else deep_check(bank, progress=sys.stderr.isatty())
+    if problems:
+        for diagnostic in problems:
+            click.echo(str(diagnostic), err=True)
+        fail(f"{len(problems)} problem(s) found")
+    kinds = {kind: sum(q.kind == kind for q in bank.questions) for kind in QUESTION_KINDS}
+    click.echo(
+        f"ok: {len(bank.questions)} questions ({kinds['recall']} recall, {kinds['choice']} "
+        f"choice, {kinds['numeric']} numeric) in {len(bank.files)} files; "
+        f"{len(bank.articles)} articles, {len(bank.topics)} topics, "
+        f"{len(bank.companies)} companies"
+    )
+
+
+@click.command(name="list")
+@filter_options
+@click.option("--search", help="Text to look for in id, prompt and explanation.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of full questions.")
+def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
+    """List questions, filtered."""
+    from quizzer.content.views import matches, question_json
+
+    bank = open_bank()
+    check_filter_keys(bank, filters)
+    found = [q for q in bank.questions if matches(bank, q, search=search, **filters)]
+    if as_json:
+        echo_json([question_json(bank, q) for q in found])
+        return
+    for q in found:
+        first_line = " ".join(q.prompt.split())
+        if len(first_line) > 70:
+            first_line = first_line[:69] + "…"
+        click.echo(f"{q.id:<44} {q.kind:<8} d{q.difficulty}  {first_line}")
+    click.echo(f"{len(found)} question(s)", err=True)
+
+
+@click.command()
+@click.argument("question_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON, with the card's state.")
+def show(question_id: str, as_json: bool) -> None:
+    """Show one question with its answer, explanation and links."""
+    from quizzer.content.bank import suggest
+    from quizzer.content.views import question_json
+
+    bank = open_bank()
+    q = bank.get(question_id)
+    if q is None:
+        fail(f"no question {question_id!r}{suggest(question_id, bank.by_id)}", 2)
+    data = question_json(bank, q)
+    data["card"] = card_json(q.id)
+    if as_json:
+        echo_json(data)
+        return
+    from quizzer.content.render import question_text
+
+    click.echo(question_text(bank, q, data["card"]))
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: articles, topics, companies.")
+def coverage(as_json: bool) -> None:
+    """Question counts per article, topic and company, empties first; with --json also the
+    interview coverage map (lines covered, out of scope, uncovered)."""
+    from quizzer.content.interview_map import coverage_report, load_map
+    from quizzer.content.views import coverage as counts
+
+    bank = open_bank()
+    table = counts(bank)
+    if as_json:
+        echo_json({**table, "interviews": coverage_report(bank, load_map(bank))})
+        return
+    for group, rows in table.items():
+        empty = sum(row["count"] == 0 for row in rows)
+        click.echo(f"{group}: {len(rows)} ({empty} with no question)")
+        for row in rows:
+            click.echo(f"  {row['count']:>4}  {row['key']}")
+
+
+@click.command()
+@click.option("--markdown", is_flag=True, help="Print the field reference as Markdown tables.")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Rewrite question.schema.json and the field reference in question_bank/README.md.",
+)
+def schema(markdown: bool, write: bool) -> None:
+    """Print the JSON Schema of a question file (question_bank/question.schema.json)."""
+    from quizzer.content.schema_doc import schema_json, schema_markdown, write_generated
+
+    if write:
+        from quizzer.base.paths import bank_dir
+
+        for path in write_generated(bank_dir()):
+            click.echo(f"wrote {path}")
+        return
+    click.echo(schema_markdown() if markdown else schema_json(), nl=markdown)

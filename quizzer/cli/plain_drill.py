@@ -1,0 +1,234 @@
+"""The line-mode drill: one line in for the answer, one line in for the rating.
+
+For scripts, screen readers and tests. End of input ends the session cleanly; every rating
+given so far is already committed.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from quizzer.content.bank import Bank
+from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
+from quizzer.content.render import links_text
+from quizzer.grading.answers import AnswerError
+from quizzer.progress.scheduling import Grade
+from quizzer.progress.store import Store, StoreError
+from quizzer.study.session import Current, Outcome, StudySession
+
+COMMANDS = ":undo :suspend :bury :quit"
+
+
+def read_line(stream: TextIO, prompt: str, out: TextIO) -> str | None:
+    """Show ``prompt`` and read one line, without its line end; None at end of input."""
+    out.write(prompt)
+    out.flush()
+    line = stream.readline()
+    if not line:
+        out.write("\n")
+        return None
+    return line.rstrip("\r\n")
+
+
+def header(bank: Bank, current: Current, index: int, total: int) -> str:
+    """The line above a question: position, id, kind, difficulty, topics, companies."""
+    q = current.question
+    companies = ", ".join(bank.companies[key].name_en for key in q.company_keys)
+    parts = [
+        f"[{index}/{total}] {q.id}",
+        f"{q.kind} · difficulty {q.difficulty}",
+        "topics: " + ", ".join(q.topics),
+    ]
+    if companies:
+        parts.append("asked at: " + companies)
+    text = " · ".join(parts)
+    if current.leech:
+        text += "\n(leech: forgotten 8+ times; :suspend sets it aside)"
+    if current.edited:
+        text += "\n(this question was edited since your last review)"
+    return text
+
+
+def options_text(q: ChoiceQuestion, lang: str) -> str:
+    """A. …, B. … lines."""
+    options = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
+    return "\n".join(
+        f"  {letter}. {text}" for letter, text in zip(OPTION_LETTERS, options, strict=False)
+    )
+
+
+def question_body(current: Current, lang: str) -> str:
+    """The prompt, the options of a choice question, and the unit hint of a numeric one."""
+    q = current.question
+    text = current.prompt(lang).rstrip() + "\n"
+    if isinstance(q, ChoiceQuestion):
+        text += options_text(q, lang) + "\n"
+    if isinstance(q, NumericQuestion):
+        text += f"(answer in {q.unit}, or give a unit)\n"
+    return text
+
+
+def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> str:
+    """Verdict, the answer, and the explanation with links."""
+    q = current.question
+    zh = q.zh if lang == "zh" else None
+    lines = []
+    if outcome.correct is True:
+        lines.append(f"✓ {outcome.message}")
+    elif outcome.correct is False:
+        lines.append(f"✗ {outcome.message}")
+    else:
+        lines.append(f"· {outcome.message}")
+    if outcome.hint:
+        lines.append(f"  hint: {outcome.hint}")
+    if isinstance(q, ChoiceQuestion):
+        options = zh.options if zh and zh.options else q.options
+        for letter in q.correct:
+            lines.append(f"Answer: {letter}. {options[OPTION_LETTERS.index(letter)]}")
+    elif isinstance(q, NumericQuestion):
+        assert current.attempt is not None
+        worked = zh.worked if zh and zh.worked else None
+        lines.append(current.attempt.worked(worked).rstrip())
+    else:
+        answer = zh.answer if zh and zh.answer else q.answer
+        points = zh.key_points if zh and zh.key_points else q.key_points
+        lines.append("Model answer:\n" + answer.rstrip())
+        lines.append("Key points:")
+        lines += [f"  - {p}" for p in points]
+    explanation = zh.explanation if zh and zh.explanation else q.explanation
+    lines.append("Why: " + explanation.rstrip())
+    lines.append("Read more:\n" + links_text(bank, q))
+    return "\n".join(lines)
+
+
+def rating_prompt(outcome: Outcome) -> str:
+    """'Rate 1 again (1m) · … [Enter = good]> ', offering only the ratings that apply."""
+    parts = [f"{g.value} {g.label} ({outcome.intervals[g]})" for g in Grade if g in outcome.allowed]
+    why = f" ({outcome.why_limited})" if outcome.why_limited else ""
+    return "Rate " + " · ".join(parts) + f"{why} [Enter = {outcome.suggested.label}]> "
+
+
+def ask_grade(
+    inp: TextIO,
+    out: TextIO,
+    prompt: str,
+    default: Grade,
+    allowed: tuple[Grade, ...] = tuple(Grade),
+    why: str = "",
+) -> Grade | None:
+    """Ask for a rating until one of ``allowed`` is typed; Enter takes ``default``. None at end
+    of input or on :quit. A rating that does not apply is refused, saying which do and ``why``."""
+    while True:
+        line = read_line(inp, prompt, out)
+        if line is None or line.strip().lower() == ":quit":
+            return None
+        if not line.strip():
+            return default
+        grade = Grade.parse(line)
+        if grade is None:
+            out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
+        elif grade not in allowed:
+            offered = " or ".join(f"{g.value} ({g.label})" for g in allowed)
+            enter = " or press Enter" if default in allowed else ""
+            out.write(f"? {why or 'that rating does not apply here'}: type {offered}{enter}\n")
+        else:
+            return grade
+
+
+def run_plain_drill(
+    bank: Bank,
+    store: Store,
+    questions: list[AnyQuestion],
+    *,
+    mode: str = "drill",
+    lang: str = "en",
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> StudySession:
+    """Run a line-mode session over ``questions``."""
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    if not questions:
+        out.write(
+            "Nothing to study right now: no question is due and the daily new limit is "
+            "reached (or the filters match nothing).\n"
+        )
+        return StudySession(bank, store, [], mode=mode, record_session=False)
+    session = StudySession(bank, store, questions, mode=mode)
+    out.write(f"{len(questions)} question(s). Commands at the answer prompt: {COMMANDS}\n")
+    try:
+        while True:
+            current = session.current or session.next()
+            if current is None:
+                break
+            out.write("\n" + header(bank, current, session.position + 1, session.total) + "\n\n")
+            out.write(question_body(current, lang))
+            outcome = None
+            while outcome is None:
+                line = read_line(inp, "answer> ", out)
+                if line is None:
+                    return _finish(session, out)
+                command = line.strip().lower()
+                if command == ":quit":
+                    return _finish(session, out)
+                if command == ":undo":
+                    undone = session.undo()
+                    out.write(f"undone: {undone.id}\n" if undone else "nothing to undo\n")
+                    break
+                if command == ":suspend":
+                    session.suspend_current()
+                    out.write("suspended\n")
+                    break
+                if command == ":bury":
+                    session.bury_current()
+                    out.write("buried until tomorrow\n")
+                    break
+                try:
+                    outcome = session.submit(line)
+                except AnswerError as exc:
+                    out.write(f"? {exc}\n")
+            if outcome is None:
+                continue
+            out.write(reveal_text(bank, current, outcome, lang) + "\n")
+            grade = ask_grade(
+                inp,
+                out,
+                rating_prompt(outcome),
+                outcome.suggested,
+                outcome.allowed,
+                outcome.why_limited,
+            )
+            if grade is None:
+                return _finish(session, out)
+            try:
+                rated = session.rate(grade)
+            except StoreError as exc:
+                out.write(f"! {exc}\n")
+                return _finish(session, out)
+            out.write(f"saved: {rated.grade.label}, next in {outcome.intervals[rated.grade]}\n")
+    except KeyboardInterrupt:
+        out.write("\n")
+    return _finish(session, out)
+
+
+def _finish(session: StudySession, out: TextIO) -> StudySession:
+    try:
+        session.finish()
+    except StoreError as exc:
+        out.write(f"! {exc}\n")
+    summary = session.summary()
+    out.write(
+        f"\nSession over: {summary['rated']} rated"
+        + (
+            f", {summary['correct']}/{summary['graded']} auto-graded right"
+            if summary["graded"]
+            else ""
+        )
+        + "\n"
+    )
+    if summary["review_articles"]:
+        out.write("Read again:\n")
+        for key, url in summary["review_articles"].items():
+            out.write(f"  {key}: {url}\n")
+    return session

@@ -1,0 +1,60 @@
+"""Plain-text rendering of questions for the line-mode commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quizzer.base import clock
+from quizzer.content.bank import Bank
+from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQuestion
+
+
+def links_text(bank: Bank, q: AnyQuestion) -> str:
+    """The question's links (articles, then interview pages and references), one per line."""
+    return "\n".join(f"  → {title}: {url}" for title, url in bank.links(q))
+
+
+def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None) -> str:
+    """A question with its answer, explanation, tags and links, for `quizzer show`."""
+    lines = [f"{q.id}  [{q.kind}, difficulty {q.difficulty}]", "", q.prompt.rstrip(), ""]
+    if isinstance(q, ChoiceQuestion):
+        for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
+            mark = "*" if letter in q.correct else " "
+            lines.append(f" {mark}{letter}. {option}")
+        lines.append("")
+    if isinstance(q, RecallQuestion):
+        lines += ["Answer:", q.answer.rstrip(), "", "Key points:"]
+        lines += [f"  - {point}" for point in q.key_points]
+        lines.append("")
+    lines += ["Why:", q.explanation.rstrip(), ""]
+    lines.append("Topics: " + ", ".join(q.topics))
+    if q.companies:
+        lines.append("Asked at: " + ", ".join(f"{t.key} ({t.source})" for t in q.companies))
+    lines.append("Read more:")
+    lines.append(links_text(bank, q))
+    if card:
+        lines.append(card_text(card))
+    return "\n".join(lines)
+
+
+def card_text(card: dict[str, Any]) -> str:
+    """The card line of `quizzer show`: state, due date, stability and counts where they
+    exist (a card that was suspended or buried before its first review has none), then
+    suspended / buried / leech."""
+    parts = [str(card.get("state") or "new")]
+    if card.get("last_review") is None:
+        parts.append("never reviewed")
+    else:
+        if card.get("due"):
+            parts.append(f"due {card['due']}")
+        if isinstance(card.get("stability"), (int, float)):
+            parts.append(f"stability {card['stability']:.2f}")
+        parts.append(f"reps {card.get('reps') or 0}, lapses {card.get('lapses') or 0}")
+    if card.get("suspended"):
+        parts.append("suspended (quizzer unsuspend brings it back)")
+    buried = card.get("buried_until")
+    if buried and buried > clock.iso(clock.now()):
+        parts.append(f"buried until {buried}")
+    if card.get("leech"):
+        parts.append("leech")
+    return "Card: " + ", ".join(parts)
