@@ -42,7 +42,16 @@ def linear_probing_unsuccessful_probes(load_factor: float) -> dict[str, float]:
 def gpu_resident_threads(gpu: Any) -> dict[str, float]:
     """Threads the whole GPU can hold resident at once: SMs x the per-SM thread limit (the
     occupancy ceiling), as cudaGetDeviceProperties reports them (multiProcessorCount and
-    maxThreadsPerMultiProcessor). Also returns the warps per SM and in total."""
+    maxThreadsPerMultiProcessor). Also returns the warps per SM and in total, and how many
+    1024-thread blocks fit on one SM with the thread slots they leave unused."""
     per_sm = gpu.max_threads_per_sm
     total = gpu.sms * per_sm
-    return {"answer": total, "per_sm": per_sm, "warps_per_sm": per_sm // 32, "warps": total // 32}
+    blocks_1024 = per_sm // 1024
+    return {
+        "answer": total,
+        "per_sm": per_sm,
+        "warps_per_sm": per_sm // 32,
+        "warps": total // 32,
+        "blocks_1024": blocks_1024,
+        "idle_1024": per_sm - blocks_1024 * 1024,
+    }

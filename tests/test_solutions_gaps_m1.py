@@ -51,9 +51,15 @@ def test_gpu_resident_threads():
     assert got["answer"] == 221_184
     assert got["warps_per_sm"] == 64
     assert got["warps"] == 6_912
+    # 2048 // 1024 = 2 blocks of 1024 threads per SM, no slot left over
+    assert got["blocks_1024"] == 2
+    assert got["idle_1024"] == 0
     # H100 SXM: 132 x 2048 = 270,336
     assert gm.gpu_resident_threads(g("h100-sxm"))["answer"] == 270_336
     # L40S (compute capability 8.9, 1536 threads per SM): 142 x 1536 = 218,112 = 6,816 warps
     got = gm.gpu_resident_threads(g("l40s"))
     assert got["answer"] == 218_112
     assert got["warps_per_sm"] == 48
+    # 1536 // 1024 = 1 block of 1024 threads per SM, leaving 1536 - 1024 = 512 thread slots unused
+    assert got["blocks_1024"] == 1
+    assert got["idle_1024"] == 512
