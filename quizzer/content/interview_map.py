@@ -159,6 +159,8 @@ def load_map(bank: Bank) -> InterviewMap:
                 where = doc.where(at + ("lines", number))
                 line = Line(file, number if isinstance(number, int) else 0)
                 if isinstance(value, list):
+                    if len(set(map(str, value))) != len(value):
+                        problem(path, where, "a question id is listed twice on this line")
                     for qid in value:
                         if not isinstance(qid, str) or qid not in bank.by_id:
                             problem(
@@ -172,6 +174,9 @@ def load_map(bank: Bank) -> InterviewMap:
                     line.out, line.note = value["out"], value.get("note")
                     if not isinstance(line.note, str) or not line.note.strip():
                         problem(path, where, "an out-of-scope line needs a short `note`")
+                    if set(value) - {"out", "note"}:
+                        extra = ", ".join(map(str, set(value) - {"out", "note"}))
+                        problem(path, where, f"unknown key(s) {extra} (quote a note with commas)")
                 else:
                     problem(
                         path,
