@@ -3,7 +3,7 @@ GPU memory and the bandwidth bound of a CSR sparse matrix-vector product."""
 
 from __future__ import annotations
 
-from quizzer.calc import Preset
+from quizzer.grading.calc import Preset
 from solutions._units import GBPS, KB
 
 _VALUE_BYTES = {"fp32": 4, "fp64": 8}

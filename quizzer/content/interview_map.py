@@ -174,9 +174,9 @@ def load_map(bank: Bank) -> InterviewMap:
                     line.out, line.note = value["out"], value.get("note")
                     if not isinstance(line.note, str) or not line.note.strip():
                         problem(path, where, "an out-of-scope line needs a short `note`")
-                    if set(value) - {"out", "note"}:
-                        extra = ", ".join(map(str, set(value) - {"out", "note"}))
-                        problem(path, where, f"unknown key(s) {extra} (quote a note with commas)")
+                    unknown = ", ".join(map(str, set(value) - {"out", "note"}))
+                    if unknown:
+                        problem(path, where, f"unknown key(s) {unknown} (quote a note with commas)")
                 else:
                     problem(
                         path,

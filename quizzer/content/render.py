@@ -10,8 +10,13 @@ from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, 
 
 
 def links_text(bank: Bank, q: AnyQuestion) -> str:
-    """The question's links (articles, then interview pages and references), one per line."""
-    return "\n".join(f"  → {title}: {url}" for title, url in bank.links(q))
+    """The question's links (articles, then interview pages and references), one per line,
+    then its further reading (deep-dive posts)."""
+    lines = [f"  → {title}: {url}" for title, url in bank.links(q)]
+    if q.readings:
+        lines.append("Further reading:")
+        lines += [f"  → {line}" for line in bank.further_reading(q)]
+    return "\n".join(lines)
 
 
 def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None) -> str:

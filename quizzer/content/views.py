@@ -22,6 +22,7 @@ def question_json(bank: Bank, q: AnyQuestion) -> dict[str, Any]:
         for key in q.articles
     ]
     data["links"] = [{"title": title, "url": url} for title, url in bank.links(q)]
+    data["readings"] = [bank.readings[key].model_dump(exclude_none=True) for key in q.readings]
     data["companies"] = [
         {"key": tag.key, "source": tag.source, "name_en": bank.companies[tag.key].name_en}
         for tag in q.companies

@@ -158,6 +158,7 @@ def mock_report(
     by_topic: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     per_question = []
     review_next: dict[str, str] = {}
+    further: list[str] = []
     for rated in session.done:
         passed = rated.grade > 1
         for topic in rated.question.topics:
@@ -174,7 +175,8 @@ def mock_report(
         )
         if not passed:
             title, url = bank.main_link(rated.question)
-            review_next[rated.question.articles[0] if rated.question.articles else title] = url
+            review_next[title] = url
+            further += [r for r in bank.further_reading(rated.question) if r not in further]
     total = len(session.done)
     passed_total = sum(1 for r in session.done if r.grade > 1)
     previous = None
@@ -196,7 +198,8 @@ def mock_report(
             for key, (ok, n) in sorted(by_topic.items(), key=lambda kv: kv[1][0] / kv[1][1])
         ],
         "per_question": per_question,
-        "review_next": [{"article": key, "url": url} for key, url in review_next.items()],
+        "review_next": [{"title": title, "url": url} for title, url in review_next.items()],
+        "further_reading": further,
         "previous": previous,
         "unrated": [q.id for q in unrated or []],
     }
@@ -235,7 +238,10 @@ def mock_report_text(report: dict[str, Any], bank: Bank) -> str:
     if report["review_next"]:
         lines.append("\nReview next:")
         for row in report["review_next"]:
-            lines.append(f"  {bank.articles[row['article']].title_en}: {row['url']}")
+            lines.append(f"  {row['title']}: {row['url']}")
+    if report.get("further_reading"):
+        lines.append("\nFurther reading:")
+        lines += [f"  {line}" for line in report["further_reading"]]
     return "\n".join(lines)
 
 

@@ -49,6 +49,9 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
     parts += ["", "**Why**", "", explanation, "", "**Read more**", ""]
     for title, url in app.bank.links(q, "zh" if zh else "en"):
         parts.append(f"- [{title}]({url})")
+    if q.readings:
+        parts += ["", "**Further reading**", ""]
+        parts += [f"- {line}" for line in app.bank.further_reading(q, "zh" if zh else "en")]
     if q.companies:
         parts += [
             "",

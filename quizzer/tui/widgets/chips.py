@@ -36,6 +36,10 @@ def article_links(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
         text.append("→ ", style="dim")
         text.append(title, style=f"underline link {url}")
         text.append(f"  {url}", style=f"dim link {url}")
+    if q.readings:
+        text.append("\nFurther reading", style="bold")
+        for line in bank.further_reading(q, lang):
+            text.append(f"\n→ {line}", style="dim")
     return text
 
 
