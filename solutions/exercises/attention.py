@@ -353,9 +353,9 @@ GQA = ExerciseSpec(
     solution=GQA_SOLUTION,
     examples=(
         {
-            "q": np.array([[[[1.0, 0.0]], [[0.0, 1.0]]]], dtype=np.float32),
-            "k": np.array([[[[1.0, 1.0]]]], dtype=np.float32),
-            "v": np.array([[[[2.0, 3.0]]]], dtype=np.float32),
+            "q": np.array([[[[1.0, 0.0], [1.0, 0.0]], [[0.0, 1.0], [0.0, 1.0]]]], dtype=np.float32),
+            "k": np.array([[[[1.0, 0.0], [0.0, 1.0]]]], dtype=np.float32),
+            "v": np.array([[[[1.0, 2.0], [3.0, 4.0]]]], dtype=np.float32),
             "causal": True,
         },
     ),
