@@ -20,6 +20,11 @@ Case = dict[str, Any]
 called with them as keyword arguments."""
 
 
+class ExerciseError(Exception):
+    """The exercise itself is broken (bad `checks` path, a reference that raises): not the
+    user's fault, and reported as a bank problem."""
+
+
 class Tolerance(NamedTuple):
     """How far an output may be from the reference: |got - expected| <= atol + rtol·|expected|."""
 

@@ -15,6 +15,8 @@ EXIT_CODES: dict[Status, int] = {"passed": 0, "failed": 1, "cannot-run": 2}
 
 SHOWN = 8
 """How many values of an array a report shows."""
+PRINTED_LINES = 12
+"""How many lines of what the user's code printed a report shows."""
 
 
 @dataclass
@@ -82,13 +84,15 @@ class Verdict:
         lines = [head]
         case = self.case
         if case is not None:
-            label = "smallest failing input" if self.status == "failed" else "on input"
-            lines.append(f"{label}: {case.name}")
+            if case.name:
+                label = "smallest failing input" if self.status == "failed" else "on input"
+                lines.append(f"{label}: {case.name}")
             lines += [f"  {text}" for text in case.inputs]
             if case.traceback:
-                lines.append("traceback (your file):")
+                lines.append("traceback (your file):" if case.name else "in your file:")
                 lines += [f"  {text}" for text in case.traceback]
-            lines.append(case.problem)
+            if case.problem:
+                lines.append(case.problem)
             if case.expected:
                 lines.append(f"  expected {case.expected}")
                 lines.append(f"  got      {case.got}")
@@ -98,8 +102,13 @@ class Verdict:
                     + (f" (allowed: {case.tolerance})" if case.tolerance else "")
                 )
         if self.printed:
-            lines.append("output of your code (last lines):")
-            lines += [f"  {text}" for text in self.printed.splitlines()]
+            printed = self.printed.splitlines()
+            hidden = len(printed) - PRINTED_LINES
+            lines.append(
+                "output of your code"
+                + (f" (last {PRINTED_LINES} lines of {len(printed)}):" if hidden > 0 else ":")
+            )
+            lines += [f"  {text}" for text in printed[-PRINTED_LINES:]]
         return "\n".join(lines)
 
 
