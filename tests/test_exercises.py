@@ -457,3 +457,24 @@ def test_exercises_load_apart_from_served_questions_and_survive_the_cache(tmp_pa
     assert first.questions == [] and "t-code-softmax" in first.locations
     cached = load_bank(root)
     assert cached.exercises == first.exercises
+
+
+def test_allclose_and_exact_judge_shape_dtype_and_values() -> None:
+    import numpy as np
+
+    from quizzer.grading.exercise_spec import EXACT, Tolerance, allclose, exact
+
+    tol = Tolerance(1e-4, 1e-5)
+    expected = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    assert allclose(expected, expected + 1e-6, {}, tol) is None
+    shape = allclose(expected, expected.T.reshape(4), {}, tol)
+    assert shape is not None and shape.message == "the output has shape (4,), expected (2, 2)"
+    ints = allclose(expected, expected.astype(np.int64), {}, tol)
+    assert ints is not None and "expected a float array" in ints.message
+    off = allclose(expected, np.array([[1.0, 2.0], [3.0, np.nan]], dtype=np.float32), {}, tol)
+    assert off is not None and off.index == (1, 1) and off.max_abs == float("inf")
+    assert off.message == "1 of 4 values differ (1 of them NaN or inf)"
+    counts = np.array([3, 0, 2])
+    assert exact(counts, counts.copy(), {}, EXACT) is None
+    wrong = exact(counts, np.array([3, 1, 2]), {}, EXACT)
+    assert wrong is not None and wrong.index == (1,) and wrong.max_abs == 1.0

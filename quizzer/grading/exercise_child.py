@@ -104,6 +104,7 @@ def main(job_file: str) -> None:
     """Run one check as ``job.json`` describes it (see quizzer.grading.exercises)."""
     job = json.loads(Path(job_file).read_text("utf-8"))
     _limit(job["memory_bytes"], job["cpu_seconds"], job["file_bytes"])
+    sys.path += [path for path in job["library_paths"] if path not in sys.path]
     scratch = Path(job["scratch"])
     user_file = job["user_file"]
     status: dict[str, Any] = {"cases": [], "error": None}

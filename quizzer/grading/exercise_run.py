@@ -45,13 +45,36 @@ PRINTED_TAIL = 1500
 
 
 def _roots() -> list[str]:
-    """The folders holding the quizzer and solutions packages, for the child's sys.path."""
+    """The folders holding the quizzer and solutions packages, first on the child's sys.path."""
     import quizzer
     import solutions
 
     found = [str(Path(quizzer.__file__).resolve().parent.parent)]
     found.append(str(Path(solutions.__file__).resolve().parent.parent))
     return list(dict.fromkeys(found))
+
+
+def _library_paths() -> list[str]:
+    """Where numpy and numba live, appended to the child's sys.path: ``python -I`` leaves out
+    the user's site-packages, where they may be installed. numba is located, not imported."""
+    import importlib.util
+
+    found = []
+    for name in ("numpy", "numba"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            found.append(str(Path(next(iter(spec.submodule_search_locations))).parent))
+    return list(dict.fromkeys(found))
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the child and anything it started in its process group."""
+    killpg = getattr(os, "killpg", None)
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        if killpg is not None:
+            killpg(proc.pid, signal.SIGKILL)
+        else:  # no process groups (Windows): the child alone
+            proc.kill()
 
 
 _BOOT = (
@@ -100,6 +123,7 @@ class ChildRun:
             "memory_bytes": MEMORY_BYTES,
             "cpu_seconds": int(question.time_limit_s) + 2,
             "file_bytes": MAX_OUTPUT_BYTES,
+            "library_paths": _library_paths(),
         }
         job_file = self.scratch / "job.json"
         job_file.write_text(json.dumps(job), "utf-8")
@@ -127,8 +151,7 @@ class ChildRun:
 
     def abandon(self) -> None:
         """Stop the child and remove its scratch folder (the caller was interrupted)."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        _stop_group(self.proc)
         self.proc.wait()
         self.printed.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
@@ -144,13 +167,11 @@ class ChildRun:
             self.proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             timed_out = True
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
+            _stop_group(self.proc)
             self.proc.wait()
         finally:
             self.printed.close()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)  # anything it left running in its group
+        _stop_group(self.proc)  # anything it left running in its group
         try:
             verdict = _judge(self, timed_out)
             verdict.seconds = round(time.monotonic() - self.started, 3)
