@@ -187,7 +187,13 @@ def read_limited(path: Path, limit: int) -> bytes | None:
 
 
 def _printed(run: ChildRun) -> str:
-    data = read_limited(run.scratch / "printed.txt", 64 * 2**20) or b""
+    """The end of what the user's code printed, with the scratch copy named as the user's file."""
+    path = run.scratch / "printed.txt"
+    if path.is_symlink() or not path.is_file():
+        return ""
+    with path.open("rb") as handle:
+        handle.seek(max(0, path.stat().st_size - 4 * PRINTED_TAIL))
+        data = handle.read()
     text = data.decode("utf-8", "replace").strip().replace(run.user_file, run.name)
     return text[-PRINTED_TAIL:]
 
