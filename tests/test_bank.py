@@ -113,14 +113,16 @@ def test_wrong_type_and_bad_kind(tmp_path: Path) -> None:
         GOOD.replace("difficulty: 2", "difficulty: hard").replace("kind: choice", "kind: essay"),
     )
     assert any(":9:15: difficulty:" in m for m in found), found
-    assert any(":11:9: field 'kind' must be one of recall, choice, numeric" in m for m in found)
+    assert any(
+        ":11:9: field 'kind' must be one of recall, choice, numeric, code" in m for m in found
+    )
     assert not any("did you mean" in m for m in found), found  # nothing close to "essay"
 
 
 def test_misspelled_kind_gets_a_suggestion(tmp_path: Path) -> None:
     [message] = errors_for(tmp_path, GOOD.replace("kind: choice", "kind: choise"))
     assert message.endswith(
-        ":11:9: field 'kind' must be one of recall, choice, numeric (did you mean 'choice'?)"
+        ":11:9: field 'kind' must be one of recall, choice, numeric, code (did you mean 'choice'?)"
     ), message
 
 

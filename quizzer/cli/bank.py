@@ -20,7 +20,9 @@ from quizzer.content.models import QUESTION_KINDS
 
 
 @click.command()
-@click.option("--no-solutions", is_flag=True, help="Skip running numeric solutions.")
+@click.option(
+    "--no-solutions", is_flag=True, help="Skip running numeric solutions and code exercise checks."
+)
 def validate(no_solutions: bool) -> None:
     """Check the whole bank; list every problem as path:line:col."""
     from quizzer.content.bank import load_bank
@@ -58,7 +60,8 @@ def validate(no_solutions: bool) -> None:
     kinds = {kind: sum(q.kind == kind for q in bank.questions) for kind in QUESTION_KINDS}
     click.echo(
         f"ok: {len(bank.questions)} questions ({kinds['recall']} recall, {kinds['choice']} "
-        f"choice, {kinds['numeric']} numeric) in {len(bank.files)} files; "
+        f"choice, {kinds['numeric']} numeric) and {len(bank.exercises)} code exercises in "
+        f"{len(bank.files)} files; "
         f"{len(bank.articles)} articles, {len(bank.topics)} topics, "
         f"{len(bank.companies)} companies"
     )

@@ -28,11 +28,13 @@ if TYPE_CHECKING:
 
 from quizzer import __version__
 from quizzer.content.models import (
+    ALL_KINDS,
     OPTION_LETTERS,
     AnyQuestion,
     Article,
     Chapter,
     ChoiceQuestion,
+    CodeQuestion,
     Company,
     CompanyTag,
     InterviewPage,
@@ -67,10 +69,11 @@ SYMLINK_REFUSED = "is a symbolic link; the bank reads no links (put the file its
 CACHE_FORMAT = "quizzer-bank-cache/1"
 """Names the cache file's JSON layout; a file with any other is ignored."""
 MAX_CACHE_BYTES = 256 * 2**20
-_QUESTION_MODELS: dict[str, type[AnyQuestion]] = {
+_QUESTION_MODELS: dict[str, type[AnyQuestion] | type[CodeQuestion]] = {
     "recall": RecallQuestion,
     "choice": ChoiceQuestion,
     "numeric": NumericQuestion,
+    "code": CodeQuestion,
 }
 _M = TypeVar("_M", bound=Strict)
 _WORD = "(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
@@ -129,6 +132,9 @@ class Bank:
     """Interview page file -> the page (question_bank/interviews.yaml)."""
     readings: dict[str, Reading] = field(default_factory=dict)
     """Reading key -> the deep-dive post (question_bank/readings.yaml)."""
+    exercises: list[CodeQuestion] = field(default_factory=list)
+    """Code exercises (`kind: code`), kept apart from ``questions`` until the study front ends
+    serve them; ``locations`` has their places too."""
 
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
@@ -388,7 +394,7 @@ def _pydantic_errors(
     for err in exc.errors():
         loc: list[Any] = list(err["loc"])
         # A discriminated union puts the kind tag first; it is not a field of the YAML.
-        if loc and loc[0] in ("recall", "choice", "numeric"):
+        if loc and loc[0] in ALL_KINDS:
             loc = loc[1:]
         where = base + tuple(loc)
         field_name = ".".join(str(p) for p in loc) or "question"
@@ -405,10 +411,10 @@ def _pydantic_errors(
             message = f"missing field {field_name!r}"
         elif kind == "union_tag_invalid" or kind == "union_tag_not_found":
             line, col = doc.where(where + ("kind",))
-            message = "field 'kind' must be one of recall, choice, numeric"
+            message = f"field 'kind' must be one of {', '.join(ALL_KINDS)}"
             given = err.get("input")
             if isinstance(given, dict) and isinstance(given.get("kind"), str):
-                message += suggest(given["kind"], ["recall", "choice", "numeric"])
+                message += suggest(given["kind"], ALL_KINDS)
         elif not loc and "is not among the options" in err["msg"]:
             continue  # reported by _check_refs with the option's own line
         else:
@@ -419,21 +425,8 @@ def _pydantic_errors(
 
 
 def _allowed_fields(question: Any, inner: list[Any]) -> list[str]:
-    from quizzer.content.models import (
-        ChoiceQuestion,
-        NumericQuestion,
-        QuestionBase,
-        RecallQuestion,
-        ZhBlock,
-    )
-
-    kinds: dict[str, type[QuestionBase]] = {
-        "recall": RecallQuestion,
-        "choice": ChoiceQuestion,
-        "numeric": NumericQuestion,
-    }
     kind = question.get("kind") if isinstance(question, dict) else None
-    model = kinds.get(kind) if isinstance(kind, str) else None
+    model = _QUESTION_MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
         return list(RecallQuestion.model_fields)
     if inner == ["zh"]:
@@ -602,6 +595,9 @@ def _check_refs(
     if raw.get("kind") != "numeric" and isinstance(zh_block, dict) and "worked" in zh_block:
         line, col = doc.where(base + ("zh", "worked"))
         errors.add(path, line, col, "zh.worked is only for numeric questions")
+    if raw.get("kind") != "code" and isinstance(zh_block, dict) and "hints" in zh_block:
+        line, col = doc.where(base + ("zh", "hints"))
+        errors.add(path, line, col, "zh.hints is only for code questions")
     if raw.get("kind") == "choice":
         options = items("options")
         allowed = OPTION_LETTERS[: len(options)]
@@ -751,6 +747,7 @@ def _bank_to_json(bank: Bank) -> dict[str, Any]:
         "locations": {key: [loc.path, loc.line] for key, loc in bank.locations.items()},
         "files": bank.files,
         "previous": bank.previous,
+        "exercises": [q.model_dump() for q in bank.exercises],
     }
 
 
@@ -778,7 +775,7 @@ def _construct(model: type[_M], values: dict[str, Any]) -> _M:
     return made
 
 
-def _question_from_json(values: dict[str, Any]) -> AnyQuestion:
+def _question_from_json(values: dict[str, Any]) -> AnyQuestion | CodeQuestion:
     model = _QUESTION_MODELS[values["kind"]]
     values["companies"] = [_construct(CompanyTag, tag) for tag in values["companies"]]
     values["references"] = [_construct(Reference, ref) for ref in values["references"]]
@@ -818,7 +815,7 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
                 topic_chapter[topic.key] = chapter.key
     return Bank(
         root=root,
-        questions=[_question_from_json(row) for row in data["questions"]],
+        questions=[_served_from_json(row) for row in data["questions"]],
         articles={a.key: a for a in articles},
         companies={c.key: c for c in companies},
         modules=modules,
@@ -831,7 +828,22 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
         previous={str(old): str(new) for old, new in data["previous"].items()},
         interviews={page.file: page for page in interviews},
         readings={reading.key: reading for reading in readings},
+        exercises=[_exercise_from_json(row) for row in data["exercises"]],
     )
+
+
+def _served_from_json(values: dict[str, Any]) -> AnyQuestion:
+    made = _question_from_json(values)
+    if isinstance(made, CodeQuestion):
+        raise ValueError("a cached question is a code exercise")
+    return made
+
+
+def _exercise_from_json(values: dict[str, Any]) -> CodeQuestion:
+    made = _question_from_json(values)
+    if not isinstance(made, CodeQuestion):
+        raise ValueError("a cached exercise is not a code question")
+    return made
 
 
 def _load_uncached(
@@ -847,6 +859,7 @@ def _load_uncached(
     interviews = _interviews(root, sources, errors)
     readings = _readings(root, sources, topics, errors)
     questions: list[AnyQuestion] = []
+    exercises: list[CodeQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
     seen_ids: dict[str, SourceLoc] = {}
@@ -903,7 +916,10 @@ def _load_uncached(
             for old in q.previous_ids:
                 previous[old] = q.id
             locations[q.id] = SourceLoc(shown, line)
-            questions.append(q)
+            if isinstance(q, CodeQuestion):
+                exercises.append(q)
+            else:
+                questions.append(q)
     for old, new in previous.items():
         if old in locations:
             loc = locations[new]
@@ -926,6 +942,7 @@ def _load_uncached(
         previous=previous,
         interviews=interviews,
         readings=readings,
+        exercises=exercises,
     )
     return bank, bool(placeholders)
 

@@ -87,6 +87,8 @@ class ZhBlock(Strict):
     """The explanation in Chinese."""
     worked: str | None = None
     """Numeric only: the worked-solution template in Chinese."""
+    hints: list[str] | None = None
+    """Code only: the hints in Chinese, in the same order as the English ones."""
 
 
 class QuestionBase(Strict):
@@ -263,22 +265,68 @@ class NumericQuestion(QuestionBase):
     """Set when a negative answer is physically possible; otherwise validation flags one."""
 
 
-Question = Annotated[RecallQuestion | ChoiceQuestion | NumericQuestion, Field(discriminator="kind")]
+class CodeQuestion(QuestionBase):
+    """A hand-written operator (手撕): the user implements a function in a file, and quizzer
+    runs it in a separate process against a numpy reference on inputs the user did not see."""
+
+    kind: Literal["code"]
+    """`code`: the user writes `entry` in a Python file; the checks of `checks` grade it."""
+    entry: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    """The name of the function the user implements, e.g. `softmax`. The checks call it with
+    each case's inputs as keyword arguments; the prompt gives its signature, shapes and dtypes,
+    the constraints and one small worked example."""
+    starter: str = Field(min_length=1)
+    """The file the user starts from: imports, the signature of `entry` and a docstring. It must
+    fail the checks as shipped (validation runs it)."""
+    checks: str = Field(pattern=r"^solutions(\.[a-z_][a-z0-9_]*)+\.[A-Za-z_][A-Za-z0-9_]*$")
+    """Dotted path of the exercise's `ExerciseSpec` in solutions/exercises/, e.g.
+    `solutions.exercises.softmax.SAFE_SOFTMAX`: the numpy reference, the input generator, edge
+    cases, public examples, tolerances, the model solution and the mutants its checks reject."""
+    hints: list[str] = Field(min_length=1)
+    """Hints in the order they are shown: a nudge first, the key idea last."""
+    time_limit_s: float = Field(default=10, gt=0, le=120)
+    """Wall-clock seconds one check of the user's file may take; the run is stopped after it."""
+
+    @model_validator(mode="after")
+    def _zh_hints_match(self) -> CodeQuestion:
+        if (
+            self.zh is not None
+            and self.zh.hints is not None
+            and len(self.zh.hints) != len(self.hints)
+        ):
+            raise ValueError(
+                f"zh.hints has {len(self.zh.hints)} hints but hints has {len(self.hints)}"
+            )
+        return self
+
+
+Question = Annotated[
+    RecallQuestion | ChoiceQuestion | NumericQuestion | CodeQuestion, Field(discriminator="kind")
+]
 """One question, of any kind."""
 
 QUESTION_KINDS = ("recall", "choice", "numeric")
+"""The kinds the study front ends serve; `code` questions are loaded into `Bank.exercises`
+until the front ends handle them."""
+
+ALL_KINDS = (*QUESTION_KINDS, "code")
+"""Every kind a question file may hold."""
 
 AnyQuestion = RecallQuestion | ChoiceQuestion | NumericQuestion
+"""A question the study front ends serve."""
+
+ParsedQuestion = AnyQuestion | CodeQuestion
+"""Any question a file may hold, code exercises included."""
 
 
 @cache
-def question_adapter() -> TypeAdapter[AnyQuestion]:
+def question_adapter() -> TypeAdapter[ParsedQuestion]:
     """Validates one question of any kind (built on first use)."""
     return TypeAdapter(Question)
 
 
 @cache
-def question_file_adapter() -> TypeAdapter[list[AnyQuestion]]:
+def question_file_adapter() -> TypeAdapter[list[ParsedQuestion]]:
     """Validates a whole question file (built on first use)."""
     return TypeAdapter(list[Question])
 

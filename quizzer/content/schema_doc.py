@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from quizzer.content.models import (
     ChoiceQuestion,
+    CodeQuestion,
     CompanyTag,
     NumericQuestion,
     ParamSpec,
@@ -125,6 +126,7 @@ def schema_markdown() -> str:
         "recall": [n for n in RecallQuestion.model_fields if n not in common],
         "choice": [n for n in ChoiceQuestion.model_fields if n not in common],
         "numeric": [n for n in NumericQuestion.model_fields if n not in common],
+        "code": [n for n in CodeQuestion.model_fields if n not in common],
     }
     parts = [
         SCHEMA_START,
@@ -144,6 +146,10 @@ def schema_markdown() -> str:
         "### `kind: numeric`",
         "",
         _table(NumericQuestion, own["numeric"]),
+        "",
+        "### `kind: code`",
+        "",
+        _table(CodeQuestion, own["code"]),
         "",
         "### A parameter (`params.<name>`)",
         "",

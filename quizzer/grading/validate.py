@@ -1,8 +1,11 @@
-"""Deep checks beyond the schema: run every numeric question's solution on sampled parameters.
+"""Deep checks beyond the schema: run every numeric question's solution on sampled parameters,
+and every code exercise's checks against its model solution, mutants and starter.
 
 A numeric question fails validation, at its file:line, when its solution is missing, its
 parameters don't match the solution's signature, a draw raises, the answer is NaN, infinite
-or negative where that is impossible, or its prompt/worked templates name unknown fields.
+or negative where that is impossible, or its prompt/worked templates name unknown fields. A code
+exercise fails when its model solution does not pass, a mutant passes (the checks have no
+teeth) or the starter passes.
 """
 
 from __future__ import annotations
@@ -100,4 +103,26 @@ def deep_check(
             diagnostics.append(Diagnostic(loc.path, loc.line, 3, f"{q.id}: {message}"))
     if progress and numeric:
         out.write("\n")
+    return diagnostics + check_exercises(bank, progress, out)
+
+
+def check_exercises(
+    bank: Bank, progress: bool = False, stream: TextIO | None = None
+) -> list[Diagnostic]:
+    """Every problem found by running the code exercises' checks: each model solution must
+    pass, each mutant and each starter must fail (see quizzer.grading.exercises)."""
+    if not bank.exercises:
+        return []
+    from quizzer.grading.exercises import validate_exercises
+
+    if progress:
+        out = stream or sys.stderr
+        out.write(f"checking {len(bank.exercises)} code exercises (solutions, mutants, starters)\n")
+        out.flush()
+    found = validate_exercises(bank.exercises)
+    diagnostics = []
+    for question in bank.exercises:
+        loc = bank.locations[question.id]
+        for message in found.get(question.id, []):
+            diagnostics.append(Diagnostic(loc.path, loc.line, 3, f"{question.id}: {message}"))
     return diagnostics
