@@ -197,12 +197,39 @@ def in_use(path: Path) -> bool:
         conn.close()
 
 
+def create_new(path: Path) -> None:
+    """Create a new, fully migrated DB at ``path`` atomically: it is built beside ``path`` and
+    linked into place only if nothing is there yet. Two quizzers starting at once on a new
+    path then never see a half-made file (and an empty file at ``path`` can be refused as
+    not ours: quizzer never leaves one)."""
+    import contextlib
+    import os
+
+    temp = path.with_name(f".{path.name}.new-{os.getpid()}")
+    try:
+        conn = sqlite3.connect(str(temp), isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            migrations.apply(conn)
+        finally:
+            conn.close()
+        with contextlib.suppress(FileExistsError):  # another quizzer created it first
+            os.link(temp, path)
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(explain(exc, path, "create")) from None
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(str(temp) + suffix).unlink(missing_ok=True)
+
+
 def open_checked(path: Path, create: bool) -> sqlite3.Connection | None:
     """The live connection to the DB at ``path``, checked: ours, healthy enough to read, and of
     a schema this program knows. None when the file does not exist and ``create`` is False."""
     exists = prepare_path(path, create)
     if not exists and not create:
         return None
+    if not exists:
+        create_new(path)
     read_only = folder_read_only(path)
     # In a read-only folder SQLite cannot make the -shm file a WAL database needs; nobody can
     # be writing there either, so a read-only command reads the file as it stands.
