@@ -94,26 +94,36 @@ def tied_embedding_saving(model: Any) -> dict[str, float]:
     }
 
 
-def attention_flops_share(model: Any, seq: int) -> dict[str, float]:
+KEYS_PER_QUERY = {"causal": 0.5, "full": 1.0}
+"""Keys a query attends to, as a share of the sequence length: a causal mask lets token i see
+tokens 1..i, s/2 on average (the (s+1)/2 of an exact count is taken as s/2); without a mask
+(bidirectional attention, or a kernel that computes the masked half anyway) every query sees
+all s."""
+
+
+def attention_flops_share(model: Any, seq: int, mask: str = "causal") -> dict[str, float]:
     """Share of one decoder layer's forward FLOPs per token spent on the attention-score matmuls
-    (Q K^T and P V) under a causal mask, at training sequence length s.
+    (Q K^T and P V) at training sequence length s.
 
     weight GEMMs: 2 x (weight-matrix parameters of the layer) FLOPs per token;
-    attention: a token attends on average s/2 keys, QK^T and PV cost 2 x (s/2) x d_attn each,
-    so 2 x s x d_attn per token, with d_attn = heads x head_dim. Norms, softmax and the
-    embedding / LM head are ignored. Crossover (equal shares): s = weights / d_attn."""
+    attention: each (query, key) pair costs 2 x d_attn for QK^T and 2 x d_attn for PV, with
+    d_attn = heads x head_dim; a query sees s/2 keys on average under a causal mask (2 s d_attn
+    per token) and s keys under a full one (4 s d_attn). Norms, softmax and the embedding /
+    LM head are ignored. Crossover (equal shares): s = weights / (2 x keys share x d_attn)."""
     parts = _layer_matrices(model)
     weights = parts["attn"] + parts["ffn"]
     d_attn = model.heads * model.head_dim
+    keys = KEYS_PER_QUERY[mask] * seq
     linear = 2 * weights
-    attn = 2 * seq * d_attn
+    attn = 4 * keys * d_attn
     return {
         "answer": attn / (linear + attn),
         "weights": weights,
         "d_attn": d_attn,
+        "keys": keys,
         "linear": linear,
         "attn": attn,
-        "crossover": weights / d_attn,
+        "crossover": weights / (2 * KEYS_PER_QUERY[mask] * d_attn),
     }
 
 

@@ -125,18 +125,55 @@ def decode_tokens_per_s(model: Any, dtype: Any, gpu: Any) -> dict[str, float]:
     }
 
 
+DECODE_BOUNDS = ("memory", "roofline")
+"""Timing models of a decode step: "memory" = bytes / bandwidth only; "roofline" = the larger of
+that and the weight GEMMs' FLOPs at the dense BF16 peak, so a large batch turns compute-bound."""
+
+
 def decode_step_time_with_kv(
-    model: Any, dtype: Any, kv_dtype: Any, gpu: Any, batch: int, context: int
+    model: Any,
+    dtype: Any,
+    kv_dtype: Any,
+    gpu: Any,
+    batch: int,
+    context: int,
+    bound: str = "memory",
 ) -> dict[str, float]:
-    """Memory-bound decode step: weights once, plus every sequence's KV cache."""
+    """One decode step: read the weights once plus every sequence's KV cache.
+
+    memory: T = (weights + KV) / bandwidth.
+    roofline: T = max((weights + KV) / bandwidth, 2 x N x batch / dense BF16 peak): the weight
+    GEMMs do 2 FLOPs per parameter per sequence. Attention's own FLOPs are left out of the
+    compute side (about group-size FLOPs per KV byte, far below the ridge point)."""
     weights = model.params * dtype.bytes
     kv = kv_bytes_per_token(model, kv_dtype)["answer"] * context * batch
     bandwidth = gpu.hbm_gbps * GBPS
+    memory_time = (weights + kv) / bandwidth
+    flops = 2 * model.params * batch
+    peak = gpu.bf16_tflops * TFLOPS
+    compute_time = flops / peak
+    if bound not in DECODE_BOUNDS:
+        raise ValueError(f"bound is one of {DECODE_BOUNDS}, not {bound!r}")
+    answer = memory_time if bound == "memory" else max(memory_time, compute_time)
+    # batch at which the two sides meet: 2 N b / peak = (W + b K) / BW, K = KV bytes per sequence
+    ridge = peak / bandwidth
+    kv_seq = kv / batch
+    denominator = 2 * model.params / weights - ridge * kv_seq / weights
+    critical: float | str = math.ceil(ridge / denominator) if denominator > 0 else "∞"
     return {
-        "answer": (weights + kv) / bandwidth,
+        "answer": answer,
         "weight_bytes": weights,
         "kv_bytes": kv,
+        "kv_seq_bytes": kv_seq,
         "bandwidth": bandwidth,
+        "memory_time": memory_time,
+        "flops": flops,
+        "peak": peak,
+        "compute_time": compute_time,
+        "limit": "compute" if compute_time > memory_time else "memory",
+        "footprint": weights + kv,
+        "ridge": ridge,
+        "critical_batch": critical,
     }
 
 

@@ -1,4 +1,9 @@
-"""Training compute and memory: 6ND, MFU, mixed-precision Adam, ZeRO stages, matmul cost."""
+"""Training compute and memory: 6ND, MFU, mixed-precision Adam, ZeRO stages, matmul cost.
+
+Conventions the questions let the user choose (each one a question parameter):
+- ``recompute``: whether activation recomputation reruns the forward pass (6ND vs 8ND);
+- ``accounting``: what the optimizer state holds per parameter (OPTIMIZER_ACCOUNTINGS).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,34 @@ from solutions._units import DAY, TFLOPS
 
 ADAM_MIXED_BYTES = {"weights_bf16": 2, "grads_bf16": 2, "master_fp32": 4, "adam_m": 4, "adam_v": 4}
 """Bytes per parameter for mixed-precision Adam (ZeRO paper's K = 12 for the optimizer part)."""
+
+WEIGHT_BYTES = ADAM_MIXED_BYTES["weights_bf16"]
+GRAD_BYTES = ADAM_MIXED_BYTES["grads_bf16"]
+
+OPTIMIZER_ACCOUNTINGS = {
+    "fp32-master-fp32-moments": {"master": 4, "m": 4, "v": 4},
+    "fp32-master-bf16-moments": {"master": 4, "m": 2, "v": 2},
+    "no-master-fp32-moments": {"master": 0, "m": 4, "v": 4},
+    "fp32-master-8bit-moments": {"master": 4, "m": 1, "v": 1},
+}
+"""Adam/AdamW optimizer-state bytes per parameter under the accountings published examples use:
+- fp32-master-fp32-moments: FP32 master weights + FP32 m and v (ZeRO paper, K = 12);
+- fp32-master-bf16-moments: FP32 master + BF16 m and v (as DeepSeek-V3 trains);
+- no-master-fp32-moments: the BF16 weights are updated in place, FP32 m and v;
+- fp32-master-8bit-moments: FP32 master + m and v block-quantized to 8 bits (bitsandbytes'
+  8-bit Adam; its per-block scales, one FP32 per 2048 values, are ignored)."""
+
+DEFAULT_ACCOUNTING = "fp32-master-fp32-moments"
+
+RECOMPUTE_FORWARDS = {"none": 0, "full": 1}
+"""Extra forward passes that activation recomputation runs during backward: none, or one whole
+forward (every layer rerun from its saved input)."""
+
+
+def optimizer_bytes(accounting: str) -> dict[str, float]:
+    """Optimizer-state bytes per parameter under one accounting, with its parts."""
+    parts = OPTIMIZER_ACCOUNTINGS[accounting]
+    return {"per_param": sum(parts.values()), **parts}
 
 
 def matmul_flops(m: int, n: int, k: int) -> dict[str, float]:
@@ -22,9 +55,21 @@ def matmul_time(m: int, n: int, k: int, gpu: Any, efficiency: float) -> dict[str
     return {"answer": flops / rate, "flops": flops, "rate": rate}
 
 
-def training_flops(params: float, tokens: float) -> dict[str, float]:
-    """6 x N x D: 2ND forward, 4ND backward (activation recomputation not counted)."""
-    return {"answer": 6 * params * tokens}
+def training_flops(params: float, tokens: float, recompute: str = "none") -> dict[str, float]:
+    """FLOPs the GPUs execute: 2ND forward + 4ND backward = 6ND, plus 2ND for the recomputed
+    forward under full activation recomputation = 8ND (attention's sequence term ignored)."""
+    forward = 2 * params * tokens
+    backward = 2 * forward
+    recomputed = RECOMPUTE_FORWARDS[recompute] * forward
+    total = forward + backward + recomputed
+    return {
+        "answer": total,
+        "forward": forward,
+        "backward": backward,
+        "recomputed": recomputed,
+        "factor": round(total / (params * tokens)),
+        "model_flops": forward + backward,
+    }
 
 
 def training_days(model: Any, tokens: float, gpus: int, gpu: Any, mfu: float) -> dict[str, float]:
@@ -42,10 +87,20 @@ def mfu(model: Any, tokens_per_s: float, gpus: int, gpu: Any) -> dict[str, float
     return {"answer": achieved / peak, "achieved": achieved, "peak": peak}
 
 
-def adam_mixed_bytes(model: Any) -> dict[str, float]:
-    """Model states of mixed-precision Adam: 16 bytes per parameter (no activations)."""
-    per_param = sum(ADAM_MIXED_BYTES.values())
-    return {"answer": per_param * model.params, "per_param": per_param}
+def adam_mixed_bytes(model: Any, accounting: str = DEFAULT_ACCOUNTING) -> dict[str, float]:
+    """Model states of mixed-precision Adam (no activations): BF16 weights 2 + BF16 gradients 2
+    + the optimizer state of the accounting (12 with an FP32 master and FP32 moments: 16 bytes
+    per parameter; 12 with BF16 moments or without a master copy; 10 with 8-bit moments)."""
+    optim = optimizer_bytes(accounting)
+    per_param = WEIGHT_BYTES + GRAD_BYTES + optim["per_param"]
+    return {
+        "answer": per_param * model.params,
+        "per_param": per_param,
+        "optim_per_param": optim["per_param"],
+        "master": optim["master"],
+        "m": optim["m"],
+        "v": optim["v"],
+    }
 
 
 def zero_state_bytes_per_param(dp: int, stage: int) -> tuple[float, float, float]:

@@ -99,11 +99,27 @@ def moe_training_flops(model: Any, tokens: float) -> dict[str, float]:
     return {"answer": active, "dense": dense, "ratio": dense / active}
 
 
-def optimizer_state_bytes(model: Any) -> dict[str, float]:
-    """Optimizer states of mixed-precision Adam/AdamW: FP32 master copy + m + v = 12 bytes per
-    parameter, i.e. 12/16 = 75% of the 16-byte static model states."""
-    total = OPTIMIZER_BYTES * model.params
-    return {"answer": total, "static": 16 * model.params, "share": OPTIMIZER_BYTES / 16}
+def optimizer_state_bytes(
+    model: Any, accounting: str = training.DEFAULT_ACCOUNTING
+) -> dict[str, float]:
+    """Optimizer states of Adam/AdamW under one accounting (training.OPTIMIZER_ACCOUNTINGS):
+    FP32 master copy + m + v = 12 bytes per parameter by default, 12/16 = 75% of the 16-byte
+    static model states; 8 with BF16 moments or without a master copy, 6 with 8-bit moments.
+    `static` adds the BF16 weights and gradients (2 + 2 bytes)."""
+    optim = training.optimizer_bytes(accounting)
+    per_param = optim["per_param"]
+    static = per_param + training.WEIGHT_BYTES + training.GRAD_BYTES
+    return {
+        "answer": per_param * model.params,
+        "per_param": per_param,
+        "master": optim["master"],
+        "m": optim["m"],
+        "v": optim["v"],
+        "static": static * model.params,
+        "static_per_param": static,
+        "share": per_param / static,
+        "baseline": OPTIMIZER_BYTES * model.params,
+    }
 
 
 def zero_bytes_per_param(dp: int, stage: int) -> float:
@@ -228,16 +244,38 @@ def fsdp_step_bytes(model: Any, dtype: Any, gpus: int) -> dict[str, float]:
     return {"answer": 3 * one, "size": size, "one": one, "ddp": 2 * one}
 
 
+TP_ALLREDUCES_PER_LAYER = {"none": 4, "selective": 4, "full": 6}
+"""Megatron TP AllReduces of one transformer layer per micro-batch in training: forward 2 (after
+attention, after the MLP: the g operators) + backward 2 (input gradients: the f operators).
+Full activation recomputation reruns the layer's forward before its backward, and its two
+AllReduces with it: 6. Selective recomputation reruns only the attention core (QK^T, softmax,
+PV), which sits inside the tensor-parallel region and needs no communication: still 4."""
+
+
 def tp_train_layer_comm_time(
-    model: Any, dtype: Any, micro_batch: int, seq: int, tp: int, bw_gbps: float
+    model: Any,
+    dtype: Any,
+    micro_batch: int,
+    seq: int,
+    tp: int,
+    bw_gbps: float,
+    recompute: str = "none",
 ) -> dict[str, float]:
     """Megatron TP traffic of one transformer layer in TRAINING (no sequence parallelism):
-    forward AllReduces after attention and after the MLP, backward two more on the input
-    gradients: 4 ring AllReduces of a b x s x h activation, each 2(p-1)/p x S per GPU."""
+    TP_ALLREDUCES_PER_LAYER[recompute] ring AllReduces of a b x s x h activation, each
+    2(p-1)/p x S per GPU."""
     size = micro_batch * seq * model.hidden * dtype.bytes
     one = 2 * (tp - 1) / tp * size
-    sent = 4 * one
-    return {"answer": sent / (bw_gbps * GBPS), "size": size, "one": one, "sent": sent}
+    count = TP_ALLREDUCES_PER_LAYER[recompute]
+    sent = count * one
+    return {
+        "answer": sent / (bw_gbps * GBPS),
+        "size": size,
+        "one": one,
+        "sent": sent,
+        "allreduces": count,
+        "recomputed": count - 4,
+    }
 
 
 BUS_FACTORS = {

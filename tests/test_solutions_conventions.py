@@ -1,0 +1,194 @@
+"""Hand-checked tests for the conventions the calculation questions let the user choose
+(issue 16 §4): activation recomputation (6ND vs 8ND, TP AllReduces), optimizer-state
+accountings, causal vs full attention, the ring's exact (p-1)/p vs its large-p limit, and the
+decode roofline. Each comment writes the arithmetic out; every convention is tested both ways."""
+
+from __future__ import annotations
+
+import pytest
+
+from solutions import comm, inference, training, training_extra
+from solutions import foundations_more as fm
+from tests.presets import d, g, m
+
+# --- training FLOPs: recomputation --------------------------------------------------------------
+
+
+def test_training_flops_without_recomputation_is_6nd():
+    # forward 2 x 70e9 x 300e9 = 4.2e22; backward 8.4e22; total 1.26e23 = 6ND
+    got = training.training_flops(70e9, 300e9, "none")
+    assert got["forward"] == pytest.approx(4.2e22)
+    assert got["backward"] == pytest.approx(8.4e22)
+    assert got["recomputed"] == 0
+    assert got["answer"] == pytest.approx(1.26e23)
+    assert got["factor"] == 6
+
+
+def test_training_flops_with_full_recomputation_is_8nd():
+    # + one more forward 4.2e22 -> 1.68e23 = 8ND; the model FLOPs stay 1.26e23
+    got = training.training_flops(70e9, 300e9, "full")
+    assert got["answer"] == pytest.approx(1.68e23)
+    assert got["factor"] == 8
+    assert got["model_flops"] == pytest.approx(1.26e23)
+
+
+def test_training_flops_default_is_the_old_6nd():
+    # GPT-3: 6 x 175e9 x 300e9 = 3.15e23
+    assert training.training_flops(175e9, 300e9)["answer"] == pytest.approx(3.15e23)
+
+
+# --- optimizer-state accountings ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("accounting", "optim", "total"),
+    [
+        ("fp32-master-fp32-moments", 12, 16),  # 4 + 4 + 4; + 2 + 2
+        ("fp32-master-bf16-moments", 8, 12),  # 4 + 2 + 2
+        ("no-master-fp32-moments", 8, 12),  # 0 + 4 + 4
+        ("fp32-master-8bit-moments", 6, 10),  # 4 + 1 + 1
+    ],
+)
+def test_accountings_bytes_per_parameter(accounting, optim, total):
+    assert training.optimizer_bytes(accounting)["per_param"] == optim
+    assert training.adam_mixed_bytes(m("llama-3-8b"), accounting)["per_param"] == total
+
+
+def test_adam_model_states_llama3_8b_each_accounting():
+    # 8.03e9 x 16 = 128.48e9; x 12 = 96.36e9; x 10 = 80.3e9
+    model = m("llama-3-8b")
+    assert training.adam_mixed_bytes(model)["answer"] == pytest.approx(128.48e9)
+    assert training.adam_mixed_bytes(model, "fp32-master-bf16-moments")["answer"] == pytest.approx(
+        96.36e9
+    )
+    assert training.adam_mixed_bytes(model, "fp32-master-8bit-moments")["answer"] == pytest.approx(
+        80.3e9
+    )
+
+
+def test_optimizer_state_70b_each_accounting():
+    # 70.6e9 x 12 = 847.2e9 (75% of 16 B); x 8 = 564.8e9 (8 / 12 = 66.7%); x 6 = 423.6e9 (60%)
+    model = m("llama-3-70b")
+    got = training_extra.optimizer_state_bytes(model)
+    assert got["answer"] == pytest.approx(847.2e9)
+    assert got["share"] == 0.75
+    got = training_extra.optimizer_state_bytes(model, "no-master-fp32-moments")
+    assert got["answer"] == pytest.approx(564.8e9)
+    assert got["master"] == 0
+    assert got["share"] == pytest.approx(8 / 12)
+    got = training_extra.optimizer_state_bytes(model, "fp32-master-8bit-moments")
+    assert got["answer"] == pytest.approx(423.6e9)
+    assert got["static"] == pytest.approx(706e9)
+    assert got["baseline"] == pytest.approx(847.2e9)
+
+
+# --- attention mask -----------------------------------------------------------------------------
+
+
+def test_attention_share_full_mask_doubles_the_score_flops():
+    # Llama-3-8B at 8192: weight GEMMs 2 x 218,103,808 = 436,207,616 FLOP per token
+    # full: 4 x 8192 keys x 4096 = 134,217,728; share = 134,217,728 / 570,425,344 = 4/17
+    got = fm.attention_flops_share(m("llama-3-8b"), 8192, "full")
+    assert got["keys"] == 8192
+    assert got["attn"] == 134_217_728
+    assert got["answer"] == pytest.approx(4 / 17)
+    # crossover: 218,103,808 / (2 x 4096) = 26,624 tokens, half the causal 53,248
+    assert got["crossover"] == 26_624
+    # causal: 4 x 4096 keys x 4096 = 67,108,864; share 2/15, as before
+    causal = fm.attention_flops_share(m("llama-3-8b"), 8192, "causal")
+    assert causal["attn"] == 67_108_864
+    assert causal["answer"] == pytest.approx(2 / 15)
+
+
+# --- tensor-parallel AllReduces and recomputation -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("recompute", "allreduces", "sent"),
+    [
+        # S = 1 x 2048 x 4096 x 2 = 16,777,216 B; one ring AllReduce at TP 4 sends
+        # 2 x 3/4 x S = 25,165,824 B
+        ("none", 4, 100_663_296),  # 4 x 25,165,824
+        ("selective", 4, 100_663_296),  # the attention core needs no TP communication
+        ("full", 6, 150_994_944),  # + the 2 forward AllReduces rerun: 6 x 25,165,824
+    ],
+)
+def test_tp_layer_allreduces_by_recomputation(recompute, allreduces, sent):
+    got = training_extra.tp_train_layer_comm_time(
+        m("llama-3-8b"), d("bf16"), 1, 2048, 4, 300, recompute
+    )
+    assert got["allreduces"] == allreduces
+    assert got["sent"] == sent
+    # 150,994,944 / 300e9 = 0.50332 ms; 100,663,296 / 300e9 = 0.33554 ms
+    assert got["answer"] == pytest.approx(sent / 300e9)
+
+
+# --- ring collectives: exact (p-1)/p or the large-p limit ----------------------------------------
+
+
+def test_ring_allreduce_large_p_limit():
+    # 1 GB on 8 GPUs at 450 GB/s: exact 2 x 7/8 x 1e9 = 1.75e9 B -> 3.889 ms;
+    # large-p 2 x 1e9 = 2e9 B -> 4.444 ms, 1/7 = 14.3% more
+    exact = comm.ring_allreduce_time(1, 8, 450, "exact")
+    approx = comm.ring_allreduce_time(1, 8, 450, "large-p")
+    assert exact["answer"] == pytest.approx(3.8889e-3, rel=1e-4)
+    assert approx["answer"] == pytest.approx(4.4444e-3, rel=1e-4)
+    assert approx["gap"] == pytest.approx(1 / 7)
+    assert approx["exact_time"] == pytest.approx(exact["answer"])
+
+
+def test_ring_allgather_large_p_limit():
+    # 0.5 GB on 8 GPUs at 300 GB/s: exact 7/8 x 0.5e9 / 300e9 = 1.4583 ms; large-p 1.6667 ms
+    assert comm.ring_allgather_time(0.5, 8, 300, "exact")["answer"] == pytest.approx(
+        1.4583e-3, rel=1e-4
+    )
+    assert comm.ring_allgather_time(0.5, 8, 300, "large-p")["answer"] == pytest.approx(
+        1.6667e-3, rel=1e-4
+    )
+
+
+def test_ddp_allreduce_large_p_limit():
+    # Llama-2-7B BF16: S = 13.48e9 B; large-p 2 x S = 26.96e9 B / 50e9 = 0.5392 s
+    # (exact: 2 x 7/8 x S = 23.59e9 B -> 0.4718 s)
+    got = comm.ddp_allreduce_time(m("llama-2-7b"), d("bf16"), 8, 50, "large-p")
+    assert got["answer"] == pytest.approx(0.5392)
+    assert got["coefficient"] == 2
+
+
+# --- decode: memory-only or the roofline maximum ------------------------------------------------
+
+
+def test_decode_step_roofline_large_batch_turns_compute_bound():
+    # Llama-3-8B BF16 weights, FP8 KV, A100 80GB, batch 512, context 128
+    # weights 8.03e9 x 2 = 16.06e9 B; KV 2 x 32 x 8 x 128 x 1 = 65,536 B/token
+    #   x 128 x 512 = 4,294,967,296 B
+    # memory: 20,354,967,296 / 2.039e12 = 9.9828 ms
+    # compute: 2 x 8.03e9 x 512 = 8.22272e12 FLOP / 312e12 = 26.355 ms -> roofline 26.355 ms
+    args = (m("llama-3-8b"), d("bf16"), d("fp8"), g("a100-80gb"), 512, 128)
+    memory = inference.decode_step_time_with_kv(*args, "memory")
+    roofline = inference.decode_step_time_with_kv(*args, "roofline")
+    assert memory["answer"] == pytest.approx(9.9828e-3, rel=1e-4)
+    assert roofline["answer"] == pytest.approx(26.355e-3, rel=1e-4)
+    assert roofline["limit"] == "compute"
+    # crossover: ridge 312 / 2.039 = 153.02; K / W = 8,388,608 / 16.06e9 = 5.2233e-4
+    # 153.02 / (1 - 153.02 x 5.2233e-4) = 153.02 / 0.92007 = 166.3 -> 167
+    assert roofline["critical_batch"] == 167
+
+
+def test_decode_step_roofline_long_context_stays_memory_bound():
+    # batch 16, context 512, BF16 KV on H100: KV 131,072 x 512 x 16 = 1,073,741,824 B
+    # memory (16.06e9 + 1.0737e9) / 3.35e12 = 5.1145 ms; compute 2 x 8.03e9 x 16 / 989e12 =
+    # 0.2598 ms -> both timing models give 5.1145 ms
+    args = (m("llama-3-8b"), d("bf16"), d("bf16"), g("h100-sxm"), 16, 512)
+    roofline = inference.decode_step_time_with_kv(*args, "roofline")
+    assert roofline["answer"] == pytest.approx(5.1145e-3, rel=1e-4)
+    assert roofline["answer"] == inference.decode_step_time_with_kv(*args, "memory")["answer"]
+    assert roofline["limit"] == "memory"
+
+
+def test_decode_critical_batch_is_infinite_when_kv_outweighs_weights_over_ridge():
+    # K = 131,072 x 8192 = 1.0737e9 B per sequence; ridge x K / W = 295.2 x 0.06686 = 19.7 > 1
+    got = inference.decode_step_time_with_kv(
+        m("llama-3-8b"), d("bf16"), d("bf16"), g("h100-sxm"), 8, 8192, "roofline"
+    )
+    assert got["critical_batch"] == "∞"
