@@ -233,6 +233,41 @@ def megatron_activation_bytes(model: Any, seq: int, micro_batch: int) -> dict[st
     }
 
 
+ACTIVATION_RECOMPUTE = ("none", "selective", "full")
+"""Activation recomputation choices of Megatron-LM: keep everything, recompute the attention core
+(QK^T, softmax, dropout, PV: the 5as/h term), or keep only each layer's input."""
+
+
+def activation_bytes_recompute(
+    model: Any, seq: int, micro_batch: int, tp: int, recompute: str
+) -> dict[str, float]:
+    """Per-GPU activation memory of the whole layer stack for one micro-batch under Megatron
+    tensor parallelism t WITH sequence parallelism (Korthikanti et al. 2022, Table 2), 16-bit
+    activations and 1-byte dropout masks, no pipeline parallelism:
+    none:      s b h (34 + 5 a s / h) / t per layer;
+    selective: 34 s b h / t per layer (the attention core is recomputed);
+    full:      2 s b h / t per layer (only the layer input, sharded by sequence parallelism).
+    The one layer rematerialized during backward under full recomputation is not counted."""
+    sbh = seq * micro_batch * model.hidden
+    score_term = 5 * model.heads * seq / model.hidden
+    per_layer_by = {
+        "none": sbh * (34 + score_term) / tp,
+        "selective": sbh * 34 / tp,
+        "full": 2 * sbh / tp,
+    }
+    per_layer = per_layer_by[recompute]
+    return {
+        "answer": per_layer * model.layers,
+        "sbh": sbh,
+        "score_term": score_term,
+        "coefficient": per_layer * tp / sbh,
+        "per_layer": per_layer,
+        "none": per_layer_by["none"] * model.layers,
+        "selective": per_layer_by["selective"] * model.layers,
+        "full": per_layer_by["full"] * model.layers,
+    }
+
+
 # --- context parallelism ---------------------------------------------------------------------
 
 

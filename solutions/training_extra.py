@@ -122,6 +122,59 @@ def optimizer_state_bytes(
     }
 
 
+def checkpoint_bytes(model: Any, accounting: str = training.DEFAULT_ACCOUNTING) -> dict[str, float]:
+    """A resumable training checkpoint: the BF16 model weights (2 bytes per parameter) plus the
+    whole optimizer state of the accounting (12 bytes with an FP32 master copy and FP32 moments,
+    so 14 in all); gradients are not saved (the next step recomputes them)."""
+    optim = training.optimizer_bytes(accounting)
+    per_param = training.WEIGHT_BYTES + optim["per_param"]
+    return {
+        "answer": per_param * model.params,
+        "per_param": per_param,
+        "optim_per_param": optim["per_param"],
+        "master": optim["master"],
+        "m": optim["m"],
+        "v": optim["v"],
+        "weights": training.WEIGHT_BYTES * model.params,
+        "optim": optim["per_param"] * model.params,
+        "ratio": per_param / training.WEIGHT_BYTES,
+    }
+
+
+OFFLOAD_CPU_BYTES = {"optimizer": 2 + 12, "optimizer-and-params": 2 + 2 + 12}
+"""Bytes per parameter that CPU offload moves to host memory (mixed-precision Adam, 16 in all):
+ZeRO-Offload (on ZeRO-2) moves the BF16 gradients and the FP32 master + m + v (2 + 12) and
+keeps the BF16 weights on every GPU; ZeRO-Infinity offloading to CPU (ZeRO-3) moves all 16."""
+
+
+def offload_cpu_bytes_per_node(
+    model: Any, nodes: int, gpus_per_node: int, offload: str
+) -> dict[str, float]:
+    """Host memory per node for CPU-offloaded model states. The offloaded states are
+    partitioned across all data-parallel ranks, so each node holds its GPUs' share:
+    bytes x N x gpus_per_node / (nodes x gpus_per_node) = bytes x N / nodes.
+    GPU side: ZeRO-Offload keeps the full BF16 weights (2N per GPU); ZeRO-Infinity keeps only
+    the layers being computed (not counted). Pinned buffers and fragmentation are ignored
+    (DeepSpeed's own estimator adds a 1.5x buffer factor). `gpu_without_offload` is what the
+    same ZeRO stage would keep on each GPU: 2 + 14/Nd bytes per parameter (stage 2) or 16/Nd
+    (stage 3)."""
+    per_param = OFFLOAD_CPU_BYTES[offload]
+    stage = 2 if offload == "optimizer" else 3
+    ranks = nodes * gpus_per_node
+    per_rank = per_param * model.params / ranks
+    gpu_weights = training.WEIGHT_BYTES * model.params if offload == "optimizer" else 0.0
+    return {
+        "answer": per_rank * gpus_per_node,
+        "per_param": per_param,
+        "total": per_param * model.params,
+        "ranks": ranks,
+        "per_rank": per_rank,
+        "gpu_weights": gpu_weights,
+        "gpu_without_offload": zero_bytes_per_param(ranks, stage) * model.params,
+        "stage": stage,
+    }
+
+
 def zero_bytes_per_param(dp: int, stage: int) -> float:
     """Per-GPU bytes per parameter of mixed-precision Adam model states under ZeRO:
     stage 0: 2 + 2 + 12; stage 1: 2 + 2 + 12/dp; stage 2: 2 + (2 + 12)/dp; stage 3: 16/dp."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from solutions import comm, inference, training, training_extra
+from solutions import comm, costs, inference, training, training_extra
 from solutions import foundations_more as fm
 from tests.presets import d, g, m
 
@@ -126,6 +126,13 @@ def test_tp_layer_allreduces_by_recomputation(recompute, allreduces, sent):
 # --- ring collectives: exact (p-1)/p or the large-p limit ----------------------------------------
 
 
+def test_ring_share():
+    # exact (p - 1)/p: 7/8 at 8 GPUs, 63/64 at 64; the large-p convention takes 1
+    assert comm.ring_share(8) == 7 / 8
+    assert comm.ring_share(64, "exact") == 63 / 64
+    assert comm.ring_share(8, "large-p") == 1
+
+
 def test_ring_allreduce_large_p_limit():
     # 1 GB on 8 GPUs at 450 GB/s: exact 2 x 7/8 x 1e9 = 1.75e9 B -> 3.889 ms;
     # large-p 2 x 1e9 = 2e9 B -> 4.444 ms, 1/7 = 14.3% more
@@ -192,3 +199,138 @@ def test_decode_critical_batch_is_infinite_when_kv_outweighs_weights_over_ridge(
         m("llama-3-8b"), d("bf16"), d("bf16"), g("h100-sxm"), 8, 8192, "roofline"
     )
     assert got["critical_batch"] == "∞"
+
+
+# --- new calculations: cost, checkpoint, offload, activations, serving, attention intensity ------
+
+
+def test_training_cost_70b_h100():
+    # C = 6 x 70.6e9 x 2e12 = 8.472e23 FLOP; one H100 at 40% MFU: 989e12 x 0.4 = 3.956e14 FLOP/s
+    # GPU-seconds 8.472e23 / 3.956e14 = 2.14156e9 -> 594,877 GPU-hours -> x $2 = $1,189,754
+    # on 2048 GPUs: 2.14156e9 / 2048 / 86400 = 12.10 days
+    got = costs.training_cost(m("llama-3-70b"), 2e12, g("h100-sxm"), 0.4, 2.0, 2048)
+    assert got["gpu_hours"] == pytest.approx(594_877, rel=1e-5)
+    assert got["answer"] == pytest.approx(1_189_754, rel=1e-5)
+    assert got["days"] == pytest.approx(12.1028, rel=1e-4)
+
+
+def test_training_cost_does_not_depend_on_the_gpu_count():
+    # same GPU-hours on 512 or 8192 GPUs; only the days change (16x)
+    few = costs.training_cost(m("llama-3-8b"), 1.5e13, g("a100-80gb"), 0.45, 1.5, 512)
+    many = costs.training_cost(m("llama-3-8b"), 1.5e13, g("a100-80gb"), 0.45, 1.5, 8192)
+    assert few["answer"] == many["answer"]
+    assert few["days"] == pytest.approx(16 * many["days"])
+    # 6 x 8.03e9 x 1.5e13 = 7.227e23 / (312e12 x 0.45 = 1.404e14) = 5.1474e9 GPU-s
+    # = 1,429,843 GPU-hours x $1.5 = $2,144,765
+    assert few["answer"] == pytest.approx(2_144_765, rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("accounting", "size"),
+    [
+        ("fp32-master-fp32-moments", 5_681.9e9),  # 405.85e9 x (2 + 12) = 5.68 TB
+        ("fp32-master-bf16-moments", 4_058.5e9),  # x (2 + 8)
+        ("no-master-fp32-moments", 4_058.5e9),  # x (2 + 8)
+        ("fp32-master-8bit-moments", 3_246.8e9),  # x (2 + 6)
+    ],
+)
+def test_checkpoint_bytes_405b(accounting, size):
+    got = training_extra.checkpoint_bytes(m("llama-3.1-405b"), accounting)
+    assert got["answer"] == pytest.approx(size)
+    assert got["weights"] == pytest.approx(811.7e9)  # 2 x 405.85e9, saved every time
+
+
+def test_offload_cpu_memory_zero_offload_qwen32b_two_nodes():
+    # ZeRO-Offload: 14 B/param on the host, partitioned over 16 ranks:
+    # 14 x 32.76e9 / 16 = 28.665e9 per rank, x 8 per node = 229.32e9 B
+    # each GPU keeps the BF16 weights: 2 x 32.76e9 = 65.52e9 B;
+    # ZeRO-2 without offload would keep (2 + 14/16) x 32.76e9 = 94.185e9 B per GPU
+    got = training_extra.offload_cpu_bytes_per_node(m("qwen2.5-32b"), 2, 8, "optimizer")
+    assert got["answer"] == pytest.approx(229.32e9)
+    assert got["per_rank"] == pytest.approx(28.665e9)
+    assert got["gpu_weights"] == pytest.approx(65.52e9)
+    assert got["gpu_without_offload"] == pytest.approx(94.185e9)
+
+
+def test_offload_cpu_memory_zero_infinity_qwen32b_two_nodes():
+    # all 16 B/param on the host: 16 x 32.76e9 / 2 nodes = 262.08e9 B per node;
+    # ZeRO-3 without offload: 16 / 16 x 32.76e9 = 32.76e9 B per GPU
+    got = training_extra.offload_cpu_bytes_per_node(m("qwen2.5-32b"), 2, 8, "optimizer-and-params")
+    assert got["answer"] == pytest.approx(262.08e9)
+    assert got["gpu_weights"] == 0
+    assert got["gpu_without_offload"] == pytest.approx(32.76e9)
+
+
+@pytest.mark.parametrize(
+    ("recompute", "total"),
+    [
+        # Llama-3-70B, s = 4096, b = 1, t = 8: sbh = 4096 x 8192 = 33,554,432; 5as/h = 160
+        ("none", 65_095_598_080),  # 33,554,432 x 194 / 8 = 813,694,976 per layer x 80
+        ("selective", 11_408_506_880),  # 33,554,432 x 34 / 8 = 142,606,336 x 80
+        ("full", 671_088_640),  # 2 x 33,554,432 / 8 = 8,388,608 x 80
+    ],
+)
+def test_activation_bytes_recompute_70b_tp8(recompute, total):
+    got = fm.activation_bytes_recompute(m("llama-3-70b"), 4096, 1, 8, recompute)
+    assert got["score_term"] == 160
+    assert got["answer"] == total
+
+
+def test_min_gpus_serving_70b_both_layouts():
+    # W = 70.6e9 x 2 = 141.2e9 B; KV = 2 x 80 x 8 x 128 x 2 = 327,680 B/token x 16384 x 32
+    # = 171,798,691,840 B; total 313.0e9 / (80e9 x 0.9) = 4.347
+    # pipeline: ceil -> 5; tensor: G = 4 gives 35.3e9 + 42.95e9 = 78.25e9 > 72e9, G = 8 gives
+    # 17.65e9 + 21.47e9 = 39.12e9 -> 8
+    args = (m("llama-3-70b"), d("bf16"), d("bf16"), g("h100-sxm"), 0.9, 32, 16384)
+    pipeline = inference.min_gpus_serving(*args, "pipeline")
+    assert pipeline["kv_bytes"] == 171_798_691_840
+    assert pipeline["exact"] == pytest.approx(4.3472, rel=1e-4)
+    assert pipeline["answer"] == 5
+    assert inference.min_gpus_serving(*args, "tensor")["answer"] == 8
+
+
+def test_min_gpus_serving_tensor_replicates_kv_heads_past_8():
+    # Llama-3.1-405B FP8 weights 405.85e9 B, BF16 KV 2 x 126 x 8 x 128 x 2 = 516,096 B/token
+    # x 16384 x 32 = 270.58e9 B. G = 8: 50.73e9 + 33.82e9 = 84.55e9 > 72e9; G = 16: the 8 KV
+    # heads cannot split further, so KV stays 270.58e9 / 8 = 33.82e9: 25.37e9 + 33.82e9 =
+    # 59.19e9 -> 16. Pipeline: 676.4e9 / 72e9 = 9.39 -> 10
+    args = (m("llama-3.1-405b"), d("fp8"), d("bf16"), g("h100-sxm"), 0.9, 32, 16384)
+    tensor = inference.min_gpus_serving(*args, "tensor")
+    assert tensor["answer"] == 16
+    assert tensor["per_gpu"] == pytest.approx(59.188e9, rel=1e-4)
+    assert inference.min_gpus_serving(*args, "pipeline")["answer"] == 10
+
+
+@pytest.mark.parametrize(
+    ("key", "kv", "intensity"),
+    [
+        ("llama-2-7b", "bf16", 1),  # MHA: 2 x 32 / (32 x 2)
+        ("llama-3-8b", "bf16", 4),  # 2 x 32 / (8 x 2)
+        ("llama-3-70b", "bf16", 8),  # 2 x 64 / (8 x 2)
+        ("llama-3-70b", "fp8", 16),  # 2 x 64 / (8 x 1)
+    ],
+)
+def test_decode_attention_intensity(key, kv, intensity):
+    got = inference.decode_attention_intensity(m(key), d(kv), 4096)
+    assert got["answer"] == intensity
+    # independent of the context: 32k gives the same ratio
+    assert inference.decode_attention_intensity(m(key), d(kv), 32768)["answer"] == intensity
+
+
+def test_decode_attention_intensity_by_hand_70b():
+    # FLOPs 4 x 4096 x 64 x 128 = 134,217,728; bytes 2 x 4096 x 8 x 128 x 2 = 16,777,216 -> 8
+    got = inference.decode_attention_intensity(m("llama-3-70b"), d("bf16"), 4096)
+    assert (got["flops"], got["moved"]) == (134_217_728, 16_777_216)
+
+
+def test_prefill_attention_intensity():
+    # Llama-2-7B (MHA), s = 2048, BF16, full: FLOPs 4 x 128 x 32 x 2048^2 = 68,719,476,736;
+    # bytes 2048 x 128 x (64 + 64) x 2 = 67,108,864 -> 1024 FLOP/byte; causal halves it: 512
+    full = inference.prefill_attention_intensity(m("llama-2-7b"), 2048, d("bf16"), "full")
+    assert (full["flops"], full["moved"]) == (68_719_476_736, 67_108_864)
+    assert full["answer"] == 1024
+    causal = inference.prefill_attention_intensity(m("llama-2-7b"), 2048, d("bf16"), "causal")
+    assert causal["answer"] == 512
+    # Llama-3-8B (GQA 32/8), s = 8192, causal: 2 x 8192 x 0.5 x 32 / ((32 + 8) x 2) = 3276.8
+    gqa = inference.prefill_attention_intensity(m("llama-3-8b"), 8192, d("bf16"), "causal")
+    assert gqa["answer"] == pytest.approx(3276.8)
