@@ -5,8 +5,13 @@ decode roofline. Each comment writes the arithmetic out; every convention is tes
 
 from __future__ import annotations
 
-import pytest
+import itertools
+from pathlib import Path
 
+import pytest
+import yaml
+
+from quizzer.calc import preset
 from solutions import comm, costs, inference, training, training_extra
 from solutions import foundations_more as fm
 from tests.presets import d, g, m
@@ -334,3 +339,45 @@ def test_prefill_attention_intensity():
     # Llama-3-8B (GQA 32/8), s = 8192, causal: 2 x 8192 x 0.5 x 32 / ((32 + 8) x 2) = 3276.8
     gqa = inference.prefill_attention_intensity(m("llama-3-8b"), 8192, d("bf16"), "causal")
     assert gqa["answer"] == pytest.approx(3276.8)
+
+
+# --- the new and changed questions' grids stay realistic ----------------------------------------
+
+BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions"
+
+
+def _grid(file: str, qid: str) -> list[dict]:
+    questions = yaml.safe_load((BANK / file).read_text("utf-8"))
+    params = next(q["params"] for q in questions if q["id"] == qid)
+    names, values = list(params), []
+    for spec in params.values():
+        if "value" in spec:
+            values.append([spec["value"]])
+        elif "preset" in spec:
+            values.append([preset(spec["preset"], key) for key in spec["choose"]])
+        else:
+            values.append(spec["choose"])
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+
+
+def test_decode_roofline_grid_fits_in_one_gpu_and_reaches_both_limits():
+    limits = set()
+    for combo in _grid("inference/calc-latency.yaml", "calc-decode-step-with-kv"):
+        got = inference.decode_step_time_with_kv(**combo)
+        assert got["footprint"] <= 0.9 * combo["gpu"].memory_gb * 1e9, combo
+        limits.add(got["limit"])
+    assert limits == {"memory", "compute"}
+
+
+def test_serving_grid_is_unambiguous_and_bounded():
+    for combo in _grid("inference/calc-memory.yaml", "calc-min-gpus-serving-with-kv"):
+        got = inference.min_gpus_serving(**combo)
+        exact = got["exact"]
+        # a pipeline answer just above or below an integer would be ambiguous at 0.4 tolerance
+        assert abs(exact - round(exact)) > 0.01 or exact < 1, combo
+        assert got["answer"] <= 32, combo
+
+
+def test_offload_grid_keeps_the_bf16_weights_within_an_80gb_gpu():
+    for combo in _grid("distributed/calc-parallel.yaml", "calc-zero-offload-cpu-memory"):
+        assert training_extra.offload_cpu_bytes_per_node(**combo)["gpu_weights"] <= 80e9, combo
