@@ -35,6 +35,16 @@ code for Inf/NaN. FP8 E4M3 is left out on purpose: it gives up Inf and its max i
 OPTIMIZER_BYTES = 12
 """FP32 master weights + Adam m + Adam v = 4 + 4 + 4 bytes per parameter."""
 
+MEASURED = "measured"
+"""What an observation parameter (a throughput, a kernel time) receives when the question draws
+it: the solution then generates a realistic measurement from a hidden true value. Any number
+given instead (`--set time_us=4720`, a figure from a paper) is used as the measurement."""
+
+
+def _observed(value: float | str, generate: Any) -> float:
+    """The measurement: generated when the parameter says `measured`, else the number given."""
+    return float(generate()) if value == MEASURED else float(value)
+
 
 def _eps_floor(x: float) -> int:
     """floor(x) tolerant of float noise such as 2.9999999999999996."""
@@ -63,20 +73,30 @@ def measured_tokens_per_s(model: Any, gpus: int, gpu: Any, true_mfu: float) -> f
     return _sig3(true_mfu * gpus * gpu.bf16_tflops * TFLOPS / (6 * model.params))
 
 
-def mfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, float]:
-    """MFU = 6N x tokens/s / (GPUs x dense BF16 peak), for the measured throughput above."""
-    tokens_per_s = measured_tokens_per_s(model, gpus, gpu, true_mfu)
+def mfu_measured(
+    model: Any, gpus: int, gpu: Any, true_mfu: float, tokens_per_s: float | str = MEASURED
+) -> dict[str, float]:
+    """MFU = 6N x tokens/s / (GPUs x dense BF16 peak), for the measured throughput above, or
+    for the throughput given (`tokens_per_s`)."""
+    tokens_per_s = _observed(
+        tokens_per_s, lambda: measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    )
     result = training.mfu(model, tokens_per_s, gpus, gpu)
     return {**result, "tokens_per_s": tokens_per_s, "per_gpu": tokens_per_s / gpus}
 
 
-def hfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, float]:
+def hfu_measured(
+    model: Any, gpus: int, gpu: Any, true_mfu: float, tokens_per_s: float | str = MEASURED
+) -> dict[str, float]:
     """Hardware FLOPs utilization with full activation recomputation.
 
     MFU counts the model's 6N FLOPs per token; with full recomputation the hardware also reruns
     the forward pass (another 2N), so it executes 8N per token: HFU = 8N x tokens/s / peak
-    = MFU x 4/3. Attention's sequence-dependent FLOPs are ignored."""
-    tokens_per_s = measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    = MFU x 4/3. Attention's sequence-dependent FLOPs are ignored. The throughput is the
+    generated measurement, or `tokens_per_s` when given."""
+    tokens_per_s = _observed(
+        tokens_per_s, lambda: measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    )
     peak = gpus * gpu.bf16_tflops * TFLOPS
     model_flops = 6 * model.params * tokens_per_s
     hardware_flops = 8 * model.params * tokens_per_s
@@ -349,13 +369,20 @@ def nccl_busbw(size_mb: float, time_us: float, gpus: int, op: str) -> dict[str, 
 
 
 def nccl_busbw_from_test(
-    size_mb: float, gpus: int, op: str, true_busbw_gbps: float
+    size_mb: float,
+    gpus: int,
+    op: str,
+    true_busbw_gbps: float,
+    time_us: float | str = MEASURED,
 ) -> dict[str, float]:
     """A realistic nccl-tests line for a question: the time a collective of `size_mb` takes at
-    `true_busbw_gbps` bus bandwidth, rounded to 3 significant figures (shown in the prompt),
-    then busbw recomputed from that time with nccl_busbw."""
+    `true_busbw_gbps` bus bandwidth, rounded to 3 significant figures (shown in the prompt), or
+    the time given (`time_us`, a line from a real log); then busbw from that time with
+    nccl_busbw."""
     factor = BUS_FACTORS[op](gpus)
-    time_us = _sig3(size_mb * MB * factor / (true_busbw_gbps * GBPS) / US)
+    time_us = _observed(
+        time_us, lambda: _sig3(size_mb * MB * factor / (true_busbw_gbps * GBPS) / US)
+    )
     return {**nccl_busbw(size_mb, time_us, gpus, op), "time_us": time_us}
 
 
@@ -433,13 +460,17 @@ def effective_bandwidth(
 
 
 def effective_bandwidth_measured(
-    elements: float, bytes_per_element: float, gpu: Any, true_fraction: float
+    elements: float,
+    bytes_per_element: float,
+    gpu: Any,
+    true_fraction: float,
+    time_us: float | str = MEASURED,
 ) -> dict[str, float]:
     """A realistic measured kernel time for a question: the time at `true_fraction` of the HBM
-    peak, rounded to 3 significant figures in microseconds (shown in the prompt), then the
-    effective bandwidth recomputed from it."""
+    peak, rounded to 3 significant figures in microseconds (shown in the prompt), or the time
+    given (`time_us`); then the effective bandwidth recomputed from it."""
     moved = elements * bytes_per_element
-    time_us = _sig3(moved / (true_fraction * gpu.hbm_gbps * GBPS) / US)
+    time_us = _observed(time_us, lambda: _sig3(moved / (true_fraction * gpu.hbm_gbps * GBPS) / US))
     return {**effective_bandwidth(elements, bytes_per_element, time_us, gpu), "time_us": time_us}
 
 

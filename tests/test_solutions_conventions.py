@@ -381,3 +381,31 @@ def test_serving_grid_is_unambiguous_and_bounded():
 def test_offload_grid_keeps_the_bf16_weights_within_an_80gb_gpu():
     for combo in _grid("distributed/calc-parallel.yaml", "calc-zero-offload-cpu-memory"):
         assert training_extra.offload_cpu_bytes_per_node(**combo)["gpu_weights"] <= 80e9, combo
+
+
+# --- observations a user can type instead of the generated measurement --------------------------
+
+
+def test_mfu_from_a_typed_throughput():
+    # Llama-3-70B on 16,384 H100s at 3.2M tokens/s: 6 x 70.6e9 x 3.2e6 = 1.35552e18 FLOP/s
+    # over 16384 x 989e12 = 1.6203776e19 -> 8.3655%
+    got = training_extra.mfu_measured(m("llama-3-70b"), 16384, g("h100-sxm"), 0.33, 3_200_000)
+    assert got["tokens_per_s"] == 3_200_000
+    assert got["answer"] == pytest.approx(0.083655, rel=1e-4)
+
+
+def test_typed_observations_reproduce_the_generated_ones():
+    # the generated throughput of 0.3 MFU on 1024 H100s is 717,000 tokens/s (see the HFU test);
+    # typing it gives the same HFU, 0.39986
+    model, gpu = m("llama-3-70b"), g("h100-sxm")
+    generated = training_extra.hfu_measured(model, 1024, gpu, 0.3)
+    typed = training_extra.hfu_measured(model, 1024, gpu, 0.4, 717_000)
+    assert typed["answer"] == generated["answer"] == pytest.approx(0.39986, rel=1e-4)
+    # nccl-tests: AllReduce of 1024 MB in 4720 us on 8 GPUs -> algbw 216.95 GB/s x 1.75
+    # = 379.66 GB/s, whatever true_busbw_gbps says
+    got = training_extra.nccl_busbw_from_test(1024, 8, "AllReduce", 150, 4720)
+    assert got["time_us"] == 4720
+    assert got["answer"] == pytest.approx(379.66e9, rel=1e-4)
+    # vector add of 67,108,864 elements x 12 B in 191 us on an H200: 4216.3 GB/s = 87.84%
+    got = training_extra.effective_bandwidth_measured(67_108_864, 12, g("h200"), 0.55, 191)
+    assert got["answer"] == pytest.approx(0.87840, rel=1e-4)
