@@ -127,15 +127,44 @@ def zero_bytes_per_gpu(model: Any, dp: int, stage: int) -> dict[str, float]:
     return {"answer": weights + grads + optim, "weights": weights, "grads": grads, "optim": optim}
 
 
-def pipeline_bubble(stages: int, microbatches: int) -> dict[str, float]:
-    """GPipe / 1F1B bubble share of the step: (p-1) / (m + p - 1)."""
-    return {"answer": (stages - 1) / (microbatches + stages - 1)}
+BUBBLE_MEASURES = ("step-share", "over-compute")
+"""How a pipeline bubble is quoted: as a share of the whole step, idle / (idle + compute), or, as
+the Megatron-LM paper does ("bubble time fraction"), relative to the ideal compute time,
+idle / compute. With m micro-batches over p stages: (p-1)/(m+p-1) or (p-1)/m."""
 
 
-def interleaved_bubble(stages: int, microbatches: int, chunks: int) -> dict[str, float]:
-    """Interleaved 1F1B with v model chunks per GPU: bubble time shrinks v-fold,
-    share = (p-1) / (v*m + p - 1)."""
+def bubble_fraction(idle_slots: float, busy_slots: float, measure: str) -> float:
+    """idle / (idle + busy) for "step-share", idle / busy for "over-compute"."""
+    if measure == "step-share":
+        return idle_slots / (idle_slots + busy_slots)
+    if measure == "over-compute":
+        return idle_slots / busy_slots
+    raise ValueError(f"measure is one of {BUBBLE_MEASURES}, not {measure!r}")
+
+
+def pipeline_bubble(
+    stages: int, microbatches: int, measure: str = "step-share"
+) -> dict[str, float]:
+    """GPipe / 1F1B bubble: p - 1 idle slots against m busy ones; share of the step
+    (p-1) / (m + p - 1), or over the ideal compute time (p-1) / m."""
+    idle, busy = stages - 1, microbatches
     return {
-        "answer": (stages - 1) / (chunks * microbatches + stages - 1),
-        "plain": (stages - 1) / (microbatches + stages - 1),
+        "answer": bubble_fraction(idle, busy, measure),
+        "share": bubble_fraction(idle, busy, "step-share"),
+        "over": bubble_fraction(idle, busy, "over-compute"),
+    }
+
+
+def interleaved_bubble(
+    stages: int, microbatches: int, chunks: int, measure: str = "step-share"
+) -> dict[str, float]:
+    """Interleaved 1F1B with v model chunks per GPU: bubble time shrinks v-fold. Counted in
+    chunk-sized slots: p - 1 idle against v x m busy, share (p-1) / (v*m + p - 1) or, over the
+    ideal compute time, (p-1) / (v*m)."""
+    idle, busy = stages - 1, chunks * microbatches
+    return {
+        "answer": bubble_fraction(idle, busy, measure),
+        "plain": bubble_fraction(stages - 1, microbatches, measure),
+        "share": bubble_fraction(idle, busy, "step-share"),
+        "over": bubble_fraction(idle, busy, "over-compute"),
     }

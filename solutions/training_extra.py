@@ -229,12 +229,22 @@ def zero_max_params(memory_gb: float, dp: int, stage: int, usable: float) -> dic
     }
 
 
-def microbatches_for_bubble(stages: int, target: float) -> dict[str, float]:
-    """Fewest micro-batches m for which the GPipe/1F1B bubble share (p-1)/(m+p-1) is at most
-    `target`: m >= (p-1)(1-target)/target, rounded up."""
-    exact = (stages - 1) * (1 - target) / target
+def microbatches_for_bubble(
+    stages: int, target: float, measure: str = "step-share"
+) -> dict[str, float]:
+    """Fewest micro-batches m for which the GPipe/1F1B bubble is at most `target`:
+    share of the step (p-1)/(m+p-1) <= f gives m >= (p-1)(1-f)/f; over the ideal compute time
+    (Megatron's convention) (p-1)/m <= f gives m >= (p-1)/f. Rounded up."""
+    if measure == "step-share":
+        exact = (stages - 1) * (1 - target) / target
+    else:
+        exact = (stages - 1) / target
     m = max(1, _eps_ceil(exact))
-    return {"answer": m, "exact": exact, "achieved": (stages - 1) / (m + stages - 1)}
+    return {
+        "answer": m,
+        "exact": exact,
+        "achieved": training.bubble_fraction(stages - 1, m, measure),
+    }
 
 
 # --- floating point and loss scaling --------------------------------------------------------

@@ -128,6 +128,40 @@ def test_tp_layer_allreduces_by_recomputation(recompute, allreduces, sent):
     assert got["answer"] == pytest.approx(sent / 300e9)
 
 
+# --- pipeline bubble: share of the step or over the ideal compute time -------------------------
+
+
+def test_bubble_fraction_both_measures():
+    # 3 idle slots against 12 busy: 3 / 15 = 20% of the step, 3 / 12 = 25% over compute
+    assert training.bubble_fraction(3, 12, "step-share") == pytest.approx(0.2)
+    assert training.bubble_fraction(3, 12, "over-compute") == pytest.approx(0.25)
+
+
+def test_pipeline_bubble_over_compute():
+    # p = 8, m = 32: Megatron's (p - 1)/m = 7/32 = 21.875%; the step share is 7/39 = 17.95%
+    got = training.pipeline_bubble(8, 32, "over-compute")
+    assert got["answer"] == pytest.approx(7 / 32)
+    assert got["share"] == pytest.approx(7 / 39)
+
+
+def test_interleaved_bubble_over_compute():
+    # p = 8, m = 8, v = 2: 7 / (2 x 8) = 43.75%; without interleaving 7/8 = 87.5%
+    got = training.interleaved_bubble(8, 8, 2, "over-compute")
+    assert got["answer"] == pytest.approx(7 / 16)
+    assert got["plain"] == pytest.approx(7 / 8)
+    assert got["share"] == pytest.approx(7 / 23)
+
+
+@pytest.mark.parametrize(
+    ("stages", "target", "m"),
+    [(16, 0.2, 75), (8, 0.05, 140), (4, 0.1, 30)],  # (p - 1) / f exactly: 15/0.2, 7/0.05, 3/0.1
+)
+def test_microbatches_for_bubble_over_compute(stages, target, m):
+    got = training_extra.microbatches_for_bubble(stages, target, "over-compute")
+    assert got["answer"] == m
+    assert got["achieved"] == pytest.approx(target)
+
+
 # --- ring collectives: exact (p-1)/p or the large-p limit ----------------------------------------
 
 
