@@ -103,11 +103,15 @@ def adam_mixed_bytes(model: Any, accounting: str = DEFAULT_ACCOUNTING) -> dict[s
     }
 
 
-def zero_state_bytes_per_param(dp: int, stage: int) -> tuple[float, float, float]:
+def zero_state_bytes_per_param(
+    dp: int, stage: int, accounting: str = DEFAULT_ACCOUNTING
+) -> tuple[float, float, float]:
     """Per-GPU bytes per parameter of (weights, grads, optimizer states) under ZeRO with
-    mixed-precision Adam: 2, 2 and 12 unsharded; stage 1 shards the 12, stage 2 also the
-    grads, stage 3 also the weights."""
-    weights, grads, optim = 2.0, 2.0, 12.0
+    mixed-precision Adam: 2, 2 and K unsharded (K = 12 with an FP32 master and FP32 moments,
+    see OPTIMIZER_ACCOUNTINGS); stage 1 shards the K, stage 2 also the grads, stage 3 also the
+    weights."""
+    weights, grads = float(WEIGHT_BYTES), float(GRAD_BYTES)
+    optim = float(optimizer_bytes(accounting)["per_param"])
     if stage >= 1:
         optim /= dp
     if stage >= 2:
@@ -117,14 +121,26 @@ def zero_state_bytes_per_param(dp: int, stage: int) -> tuple[float, float, float
     return weights, grads, optim
 
 
-def zero_bytes_per_gpu(model: Any, dp: int, stage: int) -> dict[str, float]:
+def zero_bytes_per_gpu(
+    model: Any, dp: int, stage: int, accounting: str = DEFAULT_ACCOUNTING
+) -> dict[str, float]:
     """Per-GPU model states under ZeRO (mixed-precision Adam, activations excluded).
 
-    stage 0 (plain DDP): 2+2+12 per parameter on every GPU
-    stage 1 shards the 12 bytes of optimizer state; stage 2 also the 2 bytes of gradients;
+    stage 0 (plain DDP): 2 + 2 + K per parameter on every GPU (K = 12 by default)
+    stage 1 shards the K bytes of optimizer state; stage 2 also the 2 bytes of gradients;
     stage 3 also the 2 bytes of weights."""
-    weights, grads, optim = (part * model.params for part in zero_state_bytes_per_param(dp, stage))
-    return {"answer": weights + grads + optim, "weights": weights, "grads": grads, "optim": optim}
+    parts = zero_state_bytes_per_param(dp, stage, accounting)
+    weights, grads, optim = (part * model.params for part in parts)
+    k = optimizer_bytes(accounting)["per_param"]
+    return {
+        "answer": weights + grads + optim,
+        "weights": weights,
+        "grads": grads,
+        "optim": optim,
+        "k": k,
+        "per_param": sum(parts),
+        "ddp": (WEIGHT_BYTES + GRAD_BYTES + k) * model.params,
+    }
 
 
 BUBBLE_MEASURES = ("step-share", "over-compute")

@@ -87,6 +87,19 @@ def test_optimizer_state_70b_each_accounting():
     assert got["baseline"] == pytest.approx(847.2e9)
 
 
+def test_zero_per_gpu_under_other_accountings():
+    # Llama-3-70B, ZeRO-3 over 32, no master copy: (2 + 2 + 8) / 32 = 0.375 B/param
+    # -> 70.6e9 x 0.375 = 26.475e9 B; DDP would need 12 x 70.6e9 = 847.2e9
+    got = training.zero_bytes_per_gpu(m("llama-3-70b"), 32, 3, "no-master-fp32-moments")
+    assert got["answer"] == pytest.approx(26.475e9)
+    assert got["ddp"] == pytest.approx(847.2e9)
+    # ZeRO-1 over 64 with BF16 moments: 2 + 2 + 8/64 = 4.125 B/param -> 291.225e9 B
+    got = training.zero_bytes_per_gpu(m("llama-3-70b"), 64, 1, "fp32-master-bf16-moments")
+    assert got["answer"] == pytest.approx(291.225e9)
+    # the default is the ZeRO paper's 16 bytes: stage 1 over 64 = 4.1875 B/param
+    assert training.zero_state_bytes_per_param(64, 1) == (2.0, 2.0, 12 / 64)
+
+
 # --- attention mask -----------------------------------------------------------------------------
 
 
