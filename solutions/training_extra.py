@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from solutions import training
+from solutions import comm, training
 from solutions._units import GB, GBPS, MB, TFLOPS, US
 
 WARP = 32
@@ -318,13 +318,15 @@ def dynamic_loss_scale(
 # --- communication --------------------------------------------------------------------------
 
 
-def fsdp_step_bytes(model: Any, dtype: Any, gpus: int) -> dict[str, float]:
+def fsdp_step_bytes(model: Any, dtype: Any, gpus: int, factor: str = "exact") -> dict[str, float]:
     """Bytes each GPU sends per step under FSDP FULL_SHARD / ZeRO-3 with a ring: forward
     AllGather + backward AllGather + gradient ReduceScatter, each (p-1)/p x S with
-    S = params x bytes: 3(p-1)/p x S, against 2(p-1)/p x S for DDP's AllReduce."""
+    S = params x bytes: 3(p-1)/p x S, against 2(p-1)/p x S for DDP's AllReduce. Under the
+    large-p convention (p-1)/p is taken as 1: 3S against 2S."""
     size = model.params * dtype.bytes
-    one = (gpus - 1) / gpus * size
-    return {"answer": 3 * one, "size": size, "one": one, "ddp": 2 * one}
+    share = comm.ring_share(gpus, factor)
+    one = share * size
+    return {"answer": 3 * one, "size": size, "one": one, "ddp": 2 * one, "share": share}
 
 
 TP_ALLREDUCES_PER_LAYER = {"none": 4, "selective": 4, "full": 6}

@@ -206,6 +206,16 @@ def test_ring_allgather_large_p_limit():
     )
 
 
+def test_fsdp_step_bytes_large_p_limit():
+    # Mixtral BF16: S = 46.7e9 x 2 = 93.4e9 B; large-p: 3 x S = 280.2e9 B (DDP 2 x S = 186.8e9);
+    # exact at 8 GPUs: 3 x 7/8 x S = 245.175e9 B
+    got = training_extra.fsdp_step_bytes(m("mixtral-8x7b"), d("bf16"), 8, "large-p")
+    assert got["answer"] == pytest.approx(280.2e9)
+    assert got["ddp"] == pytest.approx(186.8e9)
+    exact = training_extra.fsdp_step_bytes(m("mixtral-8x7b"), d("bf16"), 8, "exact")
+    assert exact["answer"] == pytest.approx(245.175e9)
+
+
 def test_ddp_allreduce_large_p_limit():
     # Llama-2-7B BF16: S = 13.48e9 B; large-p 2 x S = 26.96e9 B / 50e9 = 0.5392 s
     # (exact: 2 x 7/8 x S = 23.59e9 B -> 0.4718 s)
