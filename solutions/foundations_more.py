@@ -94,26 +94,36 @@ def tied_embedding_saving(model: Any) -> dict[str, float]:
     }
 
 
-def attention_flops_share(model: Any, seq: int) -> dict[str, float]:
+KEYS_PER_QUERY = {"causal": 0.5, "full": 1.0}
+"""Keys a query attends to, as a share of the sequence length: a causal mask lets token i see
+tokens 1..i, s/2 on average (the (s+1)/2 of an exact count is taken as s/2); without a mask
+(bidirectional attention, or a kernel that computes the masked half anyway) every query sees
+all s."""
+
+
+def attention_flops_share(model: Any, seq: int, mask: str = "causal") -> dict[str, float]:
     """Share of one decoder layer's forward FLOPs per token spent on the attention-score matmuls
-    (Q K^T and P V) under a causal mask, at training sequence length s.
+    (Q K^T and P V) at training sequence length s.
 
     weight GEMMs: 2 x (weight-matrix parameters of the layer) FLOPs per token;
-    attention: a token attends on average s/2 keys, QK^T and PV cost 2 x (s/2) x d_attn each,
-    so 2 x s x d_attn per token, with d_attn = heads x head_dim. Norms, softmax and the
-    embedding / LM head are ignored. Crossover (equal shares): s = weights / d_attn."""
+    attention: each (query, key) pair costs 2 x d_attn for QK^T and 2 x d_attn for PV, with
+    d_attn = heads x head_dim; a query sees s/2 keys on average under a causal mask (2 s d_attn
+    per token) and s keys under a full one (4 s d_attn). Norms, softmax and the embedding /
+    LM head are ignored. Crossover (equal shares): s = weights / (2 x keys share x d_attn)."""
     parts = _layer_matrices(model)
     weights = parts["attn"] + parts["ffn"]
     d_attn = model.heads * model.head_dim
+    keys = KEYS_PER_QUERY[mask] * seq
     linear = 2 * weights
-    attn = 2 * seq * d_attn
+    attn = 4 * keys * d_attn
     return {
         "answer": attn / (linear + attn),
         "weights": weights,
         "d_attn": d_attn,
+        "keys": keys,
         "linear": linear,
         "attn": attn,
-        "crossover": weights / d_attn,
+        "crossover": weights / (2 * KEYS_PER_QUERY[mask] * d_attn),
     }
 
 
@@ -220,6 +230,41 @@ def megatron_activation_bytes(model: Any, seq: int, micro_batch: int) -> dict[st
         "per_layer": per_layer,
         "full_recompute": full_recompute,
         "saving": per_layer * model.layers / full_recompute,
+    }
+
+
+ACTIVATION_RECOMPUTE = ("none", "selective", "full")
+"""Activation recomputation choices of Megatron-LM: keep everything, recompute the attention core
+(QK^T, softmax, dropout, PV: the 5as/h term), or keep only each layer's input."""
+
+
+def activation_bytes_recompute(
+    model: Any, seq: int, micro_batch: int, tp: int, recompute: str
+) -> dict[str, float]:
+    """Per-GPU activation memory of the whole layer stack for one micro-batch under Megatron
+    tensor parallelism t WITH sequence parallelism (Korthikanti et al. 2022, Table 2), 16-bit
+    activations and 1-byte dropout masks, no pipeline parallelism:
+    none:      s b h (34 + 5 a s / h) / t per layer;
+    selective: 34 s b h / t per layer (the attention core is recomputed);
+    full:      2 s b h / t per layer (only the layer input, sharded by sequence parallelism).
+    The one layer rematerialized during backward under full recomputation is not counted."""
+    sbh = seq * micro_batch * model.hidden
+    score_term = 5 * model.heads * seq / model.hidden
+    per_layer_by = {
+        "none": sbh * (34 + score_term) / tp,
+        "selective": sbh * 34 / tp,
+        "full": 2 * sbh / tp,
+    }
+    per_layer = per_layer_by[recompute]
+    return {
+        "answer": per_layer * model.layers,
+        "sbh": sbh,
+        "score_term": score_term,
+        "coefficient": per_layer * tp / sbh,
+        "per_layer": per_layer,
+        "none": per_layer_by["none"] * model.layers,
+        "selective": per_layer_by["selective"] * model.layers,
+        "full": per_layer_by["full"] * model.layers,
     }
 
 

@@ -125,18 +125,55 @@ def decode_tokens_per_s(model: Any, dtype: Any, gpu: Any) -> dict[str, float]:
     }
 
 
+DECODE_BOUNDS = ("memory", "roofline")
+"""Timing models of a decode step: "memory" = bytes / bandwidth only; "roofline" = the larger of
+that and the weight GEMMs' FLOPs at the dense BF16 peak, so a large batch turns compute-bound."""
+
+
 def decode_step_time_with_kv(
-    model: Any, dtype: Any, kv_dtype: Any, gpu: Any, batch: int, context: int
+    model: Any,
+    dtype: Any,
+    kv_dtype: Any,
+    gpu: Any,
+    batch: int,
+    context: int,
+    bound: str = "memory",
 ) -> dict[str, float]:
-    """Memory-bound decode step: weights once, plus every sequence's KV cache."""
+    """One decode step: read the weights once plus every sequence's KV cache.
+
+    memory: T = (weights + KV) / bandwidth.
+    roofline: T = max((weights + KV) / bandwidth, 2 x N x batch / dense BF16 peak): the weight
+    GEMMs do 2 FLOPs per parameter per sequence. Attention's own FLOPs are left out of the
+    compute side (about group-size FLOPs per KV byte, far below the ridge point)."""
     weights = model.params * dtype.bytes
     kv = kv_bytes_per_token(model, kv_dtype)["answer"] * context * batch
     bandwidth = gpu.hbm_gbps * GBPS
+    memory_time = (weights + kv) / bandwidth
+    flops = 2 * model.params * batch
+    peak = gpu.bf16_tflops * TFLOPS
+    compute_time = flops / peak
+    if bound not in DECODE_BOUNDS:
+        raise ValueError(f"bound is one of {DECODE_BOUNDS}, not {bound!r}")
+    answer = memory_time if bound == "memory" else max(memory_time, compute_time)
+    # batch at which the two sides meet: 2 N b / peak = (W + b K) / BW, K = KV bytes per sequence
+    ridge = peak / bandwidth
+    kv_seq = kv / batch
+    denominator = 2 * model.params / weights - ridge * kv_seq / weights
+    critical: float | str = math.ceil(ridge / denominator) if denominator > 0 else "∞"
     return {
-        "answer": (weights + kv) / bandwidth,
+        "answer": answer,
         "weight_bytes": weights,
         "kv_bytes": kv,
+        "kv_seq_bytes": kv_seq,
         "bandwidth": bandwidth,
+        "memory_time": memory_time,
+        "flops": flops,
+        "peak": peak,
+        "compute_time": compute_time,
+        "limit": "compute" if compute_time > memory_time else "memory",
+        "footprint": weights + kv,
+        "ridge": ridge,
+        "critical_batch": critical,
     }
 
 
@@ -194,3 +231,92 @@ def kv_transfer_time(
     """PD disaggregation: time to ship a prompt's KV cache from prefill to decode."""
     size = kv_bytes_per_token(model, dtype)["answer"] * prompt_tokens
     return {"answer": size / (link_gbps * GBPS), "size": size}
+
+
+# --- serving footprint and attention arithmetic intensity ----------------------------------
+
+
+SERVING_LAYOUTS = ("pipeline", "tensor")
+"""How a model is split over GPUs for serving: "pipeline" splits by layers, so weights and KV
+cache divide over any number of GPUs; "tensor" (TP) needs a power-of-two group and splits the
+KV cache by KV heads, so beyond kv_heads GPUs each KV head is replicated."""
+
+MAX_GPUS = 1024
+
+
+def min_gpus_serving(
+    model: Any,
+    dtype: Any,
+    kv_dtype: Any,
+    gpu: Any,
+    usable: float,
+    batch: int,
+    context: int,
+    layout: str,
+) -> dict[str, float]:
+    """Fewest GPUs whose usable memory holds the weights plus the KV cache of `batch` sequences
+    of `context` tokens (activations and buffers are in the unusable share).
+    pipeline: G = ceil((W + KV) / (memory x usable)).
+    tensor: the smallest power of two G with W / G + KV / min(G, kv_heads) <= memory x usable."""
+    weights = model.params * dtype.bytes
+    kv = kv_bytes_per_token(model, kv_dtype)["answer"] * context * batch
+    budget = gpu.memory_gb * GB * usable
+    exact = (weights + kv) / budget
+    if layout == "pipeline":
+        count = max(1, math.ceil(exact - 1e-9))
+        per_gpu = (weights + kv) / count
+    elif layout == "tensor":
+        count = 1
+        while weights / count + kv / min(count, model.kv_heads) > budget:
+            count *= 2
+            if count > MAX_GPUS:
+                raise ValueError("the KV cache does not fit even with replicated KV heads")
+        per_gpu = weights / count + kv / min(count, model.kv_heads)
+    else:
+        raise ValueError(f"layout is one of {SERVING_LAYOUTS}, not {layout!r}")
+    return {
+        "answer": count,
+        "weight_bytes": weights,
+        "kv_bytes": kv,
+        "total": weights + kv,
+        "budget": budget,
+        "exact": exact,
+        "per_gpu": per_gpu,
+        "kv_share": kv / (weights + kv),
+        "weights_only": max(1, math.ceil(weights / budget - 1e-9)),
+    }
+
+
+def decode_attention_intensity(model: Any, kv_dtype: Any, context: int) -> dict[str, float]:
+    """Arithmetic intensity of one decode step's attention for one sequence and one layer:
+    QK^T and PV cost 2 x head_dim FLOPs each per (query head, cached token), so
+    4 x context x heads x head_dim FLOPs; the bytes are the K and V cache read,
+    2 x context x kv_heads x head_dim x bytes (the query and output vectors are negligible).
+    intensity = 2 x heads / (kv_heads x bytes): the GQA group size over the KV bytes,
+    independent of context and of batch (every sequence reads its own cache)."""
+    flops = 4 * context * model.heads * model.head_dim
+    moved = 2 * context * model.kv_heads * model.head_dim * kv_dtype.bytes
+    return {
+        "answer": flops / moved,
+        "flops": flops,
+        "moved": moved,
+        "group": model.heads // model.kv_heads,
+    }
+
+
+def prefill_attention_intensity(model: Any, seq: int, dtype: Any, mask: str) -> dict[str, float]:
+    """Arithmetic intensity of one layer's attention over a prompt of `seq` tokens with ideal IO
+    (a FlashAttention-style kernel reading Q, K and V once and writing O once):
+    FLOPs = 4 x head_dim x heads x (query, key) pairs, pairs = s^2 (full) or s^2 / 2 (causal);
+    bytes = s x head_dim x (2 heads + 2 kv_heads) x bytes (Q and O per query head, K and V per
+    KV head). intensity = 2 s k heads / ((heads + kv_heads) x bytes), k = 1 or 1/2."""
+    share = {"causal": 0.5, "full": 1.0}[mask]
+    pairs = share * seq * seq
+    flops = 4 * model.head_dim * model.heads * pairs
+    moved = seq * model.head_dim * (2 * model.heads + 2 * model.kv_heads) * dtype.bytes
+    return {
+        "answer": flops / moved,
+        "pairs": pairs,
+        "flops": flops,
+        "moved": moved,
+    }

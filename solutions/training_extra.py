@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from solutions import training
+from solutions import comm, training
 from solutions._units import GB, GBPS, MB, TFLOPS, US
 
 WARP = 32
@@ -34,6 +34,16 @@ code for Inf/NaN. FP8 E4M3 is left out on purpose: it gives up Inf and its max i
 
 OPTIMIZER_BYTES = 12
 """FP32 master weights + Adam m + Adam v = 4 + 4 + 4 bytes per parameter."""
+
+MEASURED = "measured"
+"""What an observation parameter (a throughput, a kernel time) receives when the question draws
+it: the solution then generates a realistic measurement from a hidden true value. Any number
+given instead (`--set time_us=4720`, a figure from a paper) is used as the measurement."""
+
+
+def _observed(value: float | str, generate: Any) -> float:
+    """The measurement: generated when the parameter says `measured`, else the number given."""
+    return float(generate()) if value == MEASURED else float(value)
 
 
 def _eps_floor(x: float) -> int:
@@ -63,20 +73,30 @@ def measured_tokens_per_s(model: Any, gpus: int, gpu: Any, true_mfu: float) -> f
     return _sig3(true_mfu * gpus * gpu.bf16_tflops * TFLOPS / (6 * model.params))
 
 
-def mfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, float]:
-    """MFU = 6N x tokens/s / (GPUs x dense BF16 peak), for the measured throughput above."""
-    tokens_per_s = measured_tokens_per_s(model, gpus, gpu, true_mfu)
+def mfu_measured(
+    model: Any, gpus: int, gpu: Any, true_mfu: float, tokens_per_s: float | str = MEASURED
+) -> dict[str, float]:
+    """MFU = 6N x tokens/s / (GPUs x dense BF16 peak), for the measured throughput above, or
+    for the throughput given (`tokens_per_s`)."""
+    tokens_per_s = _observed(
+        tokens_per_s, lambda: measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    )
     result = training.mfu(model, tokens_per_s, gpus, gpu)
     return {**result, "tokens_per_s": tokens_per_s, "per_gpu": tokens_per_s / gpus}
 
 
-def hfu_measured(model: Any, gpus: int, gpu: Any, true_mfu: float) -> dict[str, float]:
+def hfu_measured(
+    model: Any, gpus: int, gpu: Any, true_mfu: float, tokens_per_s: float | str = MEASURED
+) -> dict[str, float]:
     """Hardware FLOPs utilization with full activation recomputation.
 
     MFU counts the model's 6N FLOPs per token; with full recomputation the hardware also reruns
     the forward pass (another 2N), so it executes 8N per token: HFU = 8N x tokens/s / peak
-    = MFU x 4/3. Attention's sequence-dependent FLOPs are ignored."""
-    tokens_per_s = measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    = MFU x 4/3. Attention's sequence-dependent FLOPs are ignored. The throughput is the
+    generated measurement, or `tokens_per_s` when given."""
+    tokens_per_s = _observed(
+        tokens_per_s, lambda: measured_tokens_per_s(model, gpus, gpu, true_mfu)
+    )
     peak = gpus * gpu.bf16_tflops * TFLOPS
     model_flops = 6 * model.params * tokens_per_s
     hardware_flops = 8 * model.params * tokens_per_s
@@ -99,11 +119,80 @@ def moe_training_flops(model: Any, tokens: float) -> dict[str, float]:
     return {"answer": active, "dense": dense, "ratio": dense / active}
 
 
-def optimizer_state_bytes(model: Any) -> dict[str, float]:
-    """Optimizer states of mixed-precision Adam/AdamW: FP32 master copy + m + v = 12 bytes per
-    parameter, i.e. 12/16 = 75% of the 16-byte static model states."""
-    total = OPTIMIZER_BYTES * model.params
-    return {"answer": total, "static": 16 * model.params, "share": OPTIMIZER_BYTES / 16}
+def optimizer_state_bytes(
+    model: Any, accounting: str = training.DEFAULT_ACCOUNTING
+) -> dict[str, float]:
+    """Optimizer states of Adam/AdamW under one accounting (training.OPTIMIZER_ACCOUNTINGS):
+    FP32 master copy + m + v = 12 bytes per parameter by default, 12/16 = 75% of the 16-byte
+    static model states; 8 with BF16 moments or without a master copy, 6 with 8-bit moments.
+    `static` adds the BF16 weights and gradients (2 + 2 bytes)."""
+    optim = training.optimizer_bytes(accounting)
+    per_param = optim["per_param"]
+    static = per_param + training.WEIGHT_BYTES + training.GRAD_BYTES
+    return {
+        "answer": per_param * model.params,
+        "per_param": per_param,
+        "master": optim["master"],
+        "m": optim["m"],
+        "v": optim["v"],
+        "static": static * model.params,
+        "static_per_param": static,
+        "share": per_param / static,
+        "baseline": OPTIMIZER_BYTES * model.params,
+    }
+
+
+def checkpoint_bytes(model: Any, accounting: str = training.DEFAULT_ACCOUNTING) -> dict[str, float]:
+    """A resumable training checkpoint: the BF16 model weights (2 bytes per parameter) plus the
+    whole optimizer state of the accounting (12 bytes with an FP32 master copy and FP32 moments,
+    so 14 in all); gradients are not saved (the next step recomputes them)."""
+    optim = training.optimizer_bytes(accounting)
+    per_param = training.WEIGHT_BYTES + optim["per_param"]
+    return {
+        "answer": per_param * model.params,
+        "per_param": per_param,
+        "optim_per_param": optim["per_param"],
+        "master": optim["master"],
+        "m": optim["m"],
+        "v": optim["v"],
+        "weights": training.WEIGHT_BYTES * model.params,
+        "optim": optim["per_param"] * model.params,
+        "ratio": per_param / training.WEIGHT_BYTES,
+    }
+
+
+OFFLOAD_CPU_BYTES = {"optimizer": 2 + 12, "optimizer-and-params": 2 + 2 + 12}
+"""Bytes per parameter that CPU offload moves to host memory (mixed-precision Adam, 16 in all):
+ZeRO-Offload (on ZeRO-2) moves the BF16 gradients and the FP32 master + m + v (2 + 12) and
+keeps the BF16 weights on every GPU; ZeRO-Infinity offloading to CPU (ZeRO-3) moves all 16."""
+
+
+def offload_cpu_bytes_per_node(
+    model: Any, nodes: int, gpus_per_node: int, offload: str
+) -> dict[str, float]:
+    """Host memory per node for CPU-offloaded model states. The offloaded states are
+    partitioned across all data-parallel ranks, so each node holds its GPUs' share:
+    bytes x N x gpus_per_node / (nodes x gpus_per_node) = bytes x N / nodes.
+    GPU side: ZeRO-Offload keeps the full BF16 weights (2N per GPU); ZeRO-Infinity keeps only
+    the layers being computed (not counted). Pinned buffers and fragmentation are ignored
+    (DeepSpeed's own estimator adds a 1.5x buffer factor). `gpu_without_offload` is what the
+    same ZeRO stage would keep on each GPU: 2 + 14/Nd bytes per parameter (stage 2) or 16/Nd
+    (stage 3)."""
+    per_param = OFFLOAD_CPU_BYTES[offload]
+    stage = 2 if offload == "optimizer" else 3
+    ranks = nodes * gpus_per_node
+    per_rank = per_param * model.params / ranks
+    gpu_weights = training.WEIGHT_BYTES * model.params if offload == "optimizer" else 0.0
+    return {
+        "answer": per_rank * gpus_per_node,
+        "per_param": per_param,
+        "total": per_param * model.params,
+        "ranks": ranks,
+        "per_rank": per_rank,
+        "gpu_weights": gpu_weights,
+        "gpu_without_offload": zero_bytes_per_param(ranks, stage) * model.params,
+        "stage": stage,
+    }
 
 
 def zero_bytes_per_param(dp: int, stage: int) -> float:
@@ -140,12 +229,22 @@ def zero_max_params(memory_gb: float, dp: int, stage: int, usable: float) -> dic
     }
 
 
-def microbatches_for_bubble(stages: int, target: float) -> dict[str, float]:
-    """Fewest micro-batches m for which the GPipe/1F1B bubble share (p-1)/(m+p-1) is at most
-    `target`: m >= (p-1)(1-target)/target, rounded up."""
-    exact = (stages - 1) * (1 - target) / target
+def microbatches_for_bubble(
+    stages: int, target: float, measure: str = "step-share"
+) -> dict[str, float]:
+    """Fewest micro-batches m for which the GPipe/1F1B bubble is at most `target`:
+    share of the step (p-1)/(m+p-1) <= f gives m >= (p-1)(1-f)/f; over the ideal compute time
+    (Megatron's convention) (p-1)/m <= f gives m >= (p-1)/f. Rounded up."""
+    if measure == "step-share":
+        exact = (stages - 1) * (1 - target) / target
+    else:
+        exact = (stages - 1) / target
     m = max(1, _eps_ceil(exact))
-    return {"answer": m, "exact": exact, "achieved": (stages - 1) / (m + stages - 1)}
+    return {
+        "answer": m,
+        "exact": exact,
+        "achieved": training.bubble_fraction(stages - 1, m, measure),
+    }
 
 
 # --- floating point and loss scaling --------------------------------------------------------
@@ -219,25 +318,49 @@ def dynamic_loss_scale(
 # --- communication --------------------------------------------------------------------------
 
 
-def fsdp_step_bytes(model: Any, dtype: Any, gpus: int) -> dict[str, float]:
+def fsdp_step_bytes(model: Any, dtype: Any, gpus: int, factor: str = "exact") -> dict[str, float]:
     """Bytes each GPU sends per step under FSDP FULL_SHARD / ZeRO-3 with a ring: forward
     AllGather + backward AllGather + gradient ReduceScatter, each (p-1)/p x S with
-    S = params x bytes: 3(p-1)/p x S, against 2(p-1)/p x S for DDP's AllReduce."""
+    S = params x bytes: 3(p-1)/p x S, against 2(p-1)/p x S for DDP's AllReduce. Under the
+    large-p convention (p-1)/p is taken as 1: 3S against 2S."""
     size = model.params * dtype.bytes
-    one = (gpus - 1) / gpus * size
-    return {"answer": 3 * one, "size": size, "one": one, "ddp": 2 * one}
+    share = comm.ring_share(gpus, factor)
+    one = share * size
+    return {"answer": 3 * one, "size": size, "one": one, "ddp": 2 * one, "share": share}
+
+
+TP_ALLREDUCES_PER_LAYER = {"none": 4, "selective": 4, "full": 6}
+"""Megatron TP AllReduces of one transformer layer per micro-batch in training: forward 2 (after
+attention, after the MLP: the g operators) + backward 2 (input gradients: the f operators).
+Full activation recomputation reruns the layer's forward before its backward, and its two
+AllReduces with it: 6. Selective recomputation reruns only the attention core (QK^T, softmax,
+PV), which sits inside the tensor-parallel region and needs no communication: still 4."""
 
 
 def tp_train_layer_comm_time(
-    model: Any, dtype: Any, micro_batch: int, seq: int, tp: int, bw_gbps: float
+    model: Any,
+    dtype: Any,
+    micro_batch: int,
+    seq: int,
+    tp: int,
+    bw_gbps: float,
+    recompute: str = "none",
 ) -> dict[str, float]:
     """Megatron TP traffic of one transformer layer in TRAINING (no sequence parallelism):
-    forward AllReduces after attention and after the MLP, backward two more on the input
-    gradients: 4 ring AllReduces of a b x s x h activation, each 2(p-1)/p x S per GPU."""
+    TP_ALLREDUCES_PER_LAYER[recompute] ring AllReduces of a b x s x h activation, each
+    2(p-1)/p x S per GPU."""
     size = micro_batch * seq * model.hidden * dtype.bytes
     one = 2 * (tp - 1) / tp * size
-    sent = 4 * one
-    return {"answer": sent / (bw_gbps * GBPS), "size": size, "one": one, "sent": sent}
+    count = TP_ALLREDUCES_PER_LAYER[recompute]
+    sent = count * one
+    return {
+        "answer": sent / (bw_gbps * GBPS),
+        "size": size,
+        "one": one,
+        "sent": sent,
+        "allreduces": count,
+        "recomputed": count - 4,
+    }
 
 
 BUS_FACTORS = {
@@ -258,13 +381,20 @@ def nccl_busbw(size_mb: float, time_us: float, gpus: int, op: str) -> dict[str, 
 
 
 def nccl_busbw_from_test(
-    size_mb: float, gpus: int, op: str, true_busbw_gbps: float
+    size_mb: float,
+    gpus: int,
+    op: str,
+    true_busbw_gbps: float,
+    time_us: float | str = MEASURED,
 ) -> dict[str, float]:
     """A realistic nccl-tests line for a question: the time a collective of `size_mb` takes at
-    `true_busbw_gbps` bus bandwidth, rounded to 3 significant figures (shown in the prompt),
-    then busbw recomputed from that time with nccl_busbw."""
+    `true_busbw_gbps` bus bandwidth, rounded to 3 significant figures (shown in the prompt), or
+    the time given (`time_us`, a line from a real log); then busbw from that time with
+    nccl_busbw."""
     factor = BUS_FACTORS[op](gpus)
-    time_us = _sig3(size_mb * MB * factor / (true_busbw_gbps * GBPS) / US)
+    time_us = _observed(
+        time_us, lambda: _sig3(size_mb * MB * factor / (true_busbw_gbps * GBPS) / US)
+    )
     return {**nccl_busbw(size_mb, time_us, gpus, op), "time_us": time_us}
 
 
@@ -342,13 +472,17 @@ def effective_bandwidth(
 
 
 def effective_bandwidth_measured(
-    elements: float, bytes_per_element: float, gpu: Any, true_fraction: float
+    elements: float,
+    bytes_per_element: float,
+    gpu: Any,
+    true_fraction: float,
+    time_us: float | str = MEASURED,
 ) -> dict[str, float]:
     """A realistic measured kernel time for a question: the time at `true_fraction` of the HBM
-    peak, rounded to 3 significant figures in microseconds (shown in the prompt), then the
-    effective bandwidth recomputed from it."""
+    peak, rounded to 3 significant figures in microseconds (shown in the prompt), or the time
+    given (`time_us`); then the effective bandwidth recomputed from it."""
     moved = elements * bytes_per_element
-    time_us = _sig3(moved / (true_fraction * gpu.hbm_gbps * GBPS) / US)
+    time_us = _observed(time_us, lambda: _sig3(moved / (true_fraction * gpu.hbm_gbps * GBPS) / US))
     return {**effective_bandwidth(elements, bytes_per_element, time_us, gpu), "time_us": time_us}
 
 

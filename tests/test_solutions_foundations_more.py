@@ -173,11 +173,11 @@ def test_ring_attention_llama3_8b():
 
 
 def test_three_d_states_405b():
-    # DP = 1024 / (8 x 16) = 8; shard = 405e9 / 128 = 3.1640625e9
-    # bytes/param = 2 + 2 + 12/8 = 5.5 -> 17,402,343,750 B (17.4 GB)
+    # DP = 1024 / (8 x 16) = 8; shard = 405.85e9 / 128 = 3.170703125e9
+    # bytes/param = 2 + 2 + 12/8 = 5.5 -> 17,438,867,187.5 B (17.4 GB)
     got = fm.three_d_states_per_gpu(m("llama-3.1-405b"), 1024, 8, 16)
     assert got["dp"] == 8
-    assert got["answer"] == pytest.approx(17_402_343_750)
+    assert got["answer"] == pytest.approx(17_438_867_187.5)
 
 
 def test_microbatches_per_step():

@@ -207,10 +207,13 @@ class ChoiceQuestion(QuestionBase):
 
 class ParamSpec(Strict):
     """How one parameter of a numeric question is drawn. Give exactly one of `range`,
-    `choose` or `value`; add `preset` to draw named real-world configs."""
+    `choose` or `value`, or `choose` with `range` (attempts draw from `choose`; `--set` also
+    takes any value in `range`, such as a figure from a paper); add `preset` to draw named
+    real-world configs."""
 
     range: tuple[int | float, int | float] | None = None
-    """Inclusive [low, high]. Integers if both ends and `step` are integers."""
+    """Inclusive [low, high]. Integers if both ends and `step` are integers. Next to `choose`,
+    nothing is drawn from it: it is what `--set` accepts besides the listed values."""
     step: int | float | None = None
     """Grid step for `range` (values low, low+step, …). Without it a float range is continuous."""
     log: bool = False
@@ -228,8 +231,11 @@ class ParamSpec(Strict):
         given = [name for name in ("range", "choose", "value") if getattr(self, name) is not None]
         if self.preset is not None and not given:
             return self
-        if len(given) != 1:
-            raise ValueError("give exactly one of range, choose or value (or a preset)")
+        settable_choice = given == ["range", "choose"] and self.preset is None
+        if len(given) != 1 and not settable_choice:
+            raise ValueError(
+                "give exactly one of range, choose or value, or choose with range (or a preset)"
+            )
         if self.range is not None and self.range[0] > self.range[1]:
             raise ValueError("range low is above range high")
         if self.preset is not None and self.range is not None:

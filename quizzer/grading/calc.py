@@ -252,15 +252,8 @@ def draw_value(spec: ParamSpec, rng: random.Random, bank_root: Path | None = Non
     return _round_sig(rng.uniform(low, high), 3)
 
 
-def extremes(spec: ParamSpec, bank_root: Path | None = None) -> list[Any]:
-    """The boundary values of a parameter, for validation."""
-    if spec.preset is not None:
-        names = spec.choose or sorted(presets(spec.preset, bank_root))
-        return [preset(spec.preset, str(n), bank_root) for n in names]
-    if spec.value is not None:
-        return [spec.value]
-    if spec.choose is not None:
-        return list(spec.choose)
+def _range_ends(spec: ParamSpec) -> list[Any]:
+    """[low, top] of a parameter's range, top being the last grid point when there is a step."""
     assert spec.range is not None
     low, high = spec.range
     if spec.step is not None:
@@ -268,6 +261,19 @@ def extremes(spec: ParamSpec, bank_root: Path | None = None) -> list[Any]:
         top = low + count * spec.step
         return [low, int(top) if _is_int(low) and _is_int(spec.step) else top]
     return [low, high]
+
+
+def extremes(spec: ParamSpec, bank_root: Path | None = None) -> list[Any]:
+    """The boundary values of a parameter, for validation: a `choose` list next to a `range`
+    contributes its values and the range's ends."""
+    if spec.preset is not None:
+        names = spec.choose or sorted(presets(spec.preset, bank_root))
+        return [preset(spec.preset, str(n), bank_root) for n in names]
+    if spec.value is not None:
+        return [spec.value]
+    if spec.choose is not None:
+        return list(spec.choose) + (_range_ends(spec) if spec.range is not None else [])
+    return _range_ends(spec)
 
 
 def new_seed(question_id: str) -> int:
@@ -338,15 +344,16 @@ def describe(name: str, spec: ParamSpec, bank_root: Path | None = None) -> str:
         return f"{name} takes one of the {spec.preset} presets {', '.join(names)}"
     if spec.value is not None:
         return f"{name} is fixed at {_listing([spec.value])} in this question"
-    if spec.choose is not None:
+    if spec.choose is not None and spec.range is None:
         return f"{name} takes one of {_listing(spec.choose)}"
-    assert spec.range is not None
-    low, high = extremes(spec, bank_root)
+    low, high = _range_ends(spec)
     kind = "an integer" if _integral(spec) else "a number"
-    text = f"{name} takes {kind} from {_plain(low)} to {_plain(high)}"
+    text = f"{kind} from {_plain(low)} to {_plain(high)}"
     if spec.step is not None:
         text += f" in steps of {_plain(spec.step)}"
-    return text
+    if spec.choose is not None:
+        return f"{name} takes one of {_listing(spec.choose)}, or {text}"
+    return f"{name} takes {text}"
 
 
 def accept(name: str, raw: str, spec: ParamSpec, bank_root: Path | None = None) -> Any:
@@ -366,17 +373,18 @@ def accept(name: str, raw: str, spec: ParamSpec, bank_root: Path | None = None) 
             if _same(raw, choice):
                 return choice
         words = [str(c) for c in choices if isinstance(c, str)]
-        if words:
-            from quizzer.content.bank import suggest
+        if spec.range is None or spec.value is not None:
+            if words:
+                from quizzer.content.bank import suggest
 
-            raise CalcError(f"{refused}{suggest(raw.strip(), words)}")
-        raise refused
+                raise CalcError(f"{refused}{suggest(raw.strip(), words)}")
+            raise refused
     assert spec.range is not None
     value = _number(raw)
     if value is None:
         raise refused
     low, high = spec.range
-    top = extremes(spec, bank_root)[1]
+    top = _range_ends(spec)[1]
     slack = 1e-9 * max(abs(low), abs(high), 1)
     if not low - slack <= value <= top + slack:
         raise refused
