@@ -278,3 +278,18 @@ async def test_settings_screen_optimizes_in_a_worker_and_charts_the_workload(
         assert "yours" in str(app.screen.query_one("#fsrs-status").render())
         assert "your parameters" in str(app.screen.query_one("#workload").render())
     assert stored_weights(history) is not None and len(stored_weights(history) or []) == 21
+
+
+async def test_leaving_settings_while_it_fits_is_safe(mini_bank: Path, history: Store) -> None:
+    from quizzer.content.bank import load_bank
+    from quizzer.tui.app import QuizzerApp
+
+    app = QuizzerApp(load_bank(mini_bank, use_cache=False), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("comma")
+        await pilot.pause()
+        await pilot.press("ctrl+o", "escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "DashboardScreen"
+    assert len(stored_weights(history) or []) == 21  # the fit finished and saved all the same

@@ -121,12 +121,16 @@ class FsrsPanel(Vertical):
 
     def fit_progress(self, done: float, what: str) -> None:
         """Move the bar and name the stage."""
+        if not self.is_attached:  # the user left Settings; the fit still finishes and saves
+            return
         self.query_one("#fsrs-progress", ProgressBar).update(progress=done)
         self.query_one("#fsrs-step", Static).update(Text(what + "…", style="dim"))
 
     def fit_done(self, message: str) -> None:
         """Show the report (or why there is none) and refresh what depends on it."""
         self.busy = False
+        if not self.is_attached:
+            return
         self.query_one("#fsrs-optimize", Button).disabled = False
         self.query_one("#fsrs-progress").display = False
         self.query_one("#fsrs-step", Static).update("")
@@ -185,5 +189,10 @@ class FsrsPanel(Vertical):
                 store.close()
         except (BankError, StoreError) as exc:
             shown = Text(f"no simulation: {exc}", style="dim")
-        if not get_current_worker().is_cancelled:  # a newer simulation has taken over
-            app.call_from_thread(self.query_one("#workload", Static).update, shown)
+        if not get_current_worker().is_cancelled:  # else a newer simulation has taken over
+            app.call_from_thread(self.show_workload, shown)
+
+    def show_workload(self, chart: Any) -> None:
+        """Put the simulated chart (or why there is none) on screen."""
+        if self.is_attached:
+            self.query_one("#workload", Static).update(chart)
