@@ -29,7 +29,7 @@ RETENTIONS = (0.70, 0.75, 0.80, 0.85, 0.90, 0.93, 0.95, 0.97)
 """The desired retentions compared (Anki's useful range)."""
 DAYS = 30
 RUNS = 4
-"""Seeded runs averaged per retention, for a deck of up to 500 questions (fewer above)."""
+"""Seeded runs averaged per retention, for a deck of up to 200 questions (fewer above)."""
 MIN_RATINGS = 30
 """Fewer of your own ratings than this in a state, and the typical learner's mix is used."""
 
@@ -207,7 +207,7 @@ def simulate(
     if runs <= 0:
         # Fewer runs for a big deck: its many cards already average out the luck of the draw.
         deck = len(cards) + min(new_available, new_per_day * days)
-        runs = RUNS if deck <= 500 else 2 if deck <= 2000 else 1
+        runs = RUNS if deck <= 200 else 2 if deck <= 1000 else 1
     rows: list[WorkloadRow] = []
     for retention in retentions:
         scheduler = make_scheduler(replace(settings, desired_retention=retention, fuzz=False))
