@@ -192,7 +192,8 @@ def fit_history(
 ) -> FitReport:
     """Fit FSRS-6 to ``history`` (ratings grouped by question, oldest first) and score the
     fit against ``current`` (None = the defaults): on the whole history, and on its most
-    recent 20% after fitting on the older 80% only. Saves nothing.
+    recent 20% after fitting on the older 80% only. Saves nothing. ``relearning_steps``: how
+    many relearning steps the user has, which fsrs-rs takes into account for same-day reviews.
 
     Raises NotEnoughHistory when the history is too short to fit."""
     from quizzer.progress.scheduling import DEFAULT_PARAMETERS
@@ -267,9 +268,11 @@ def use_parameters(store: Store, parameters: tuple[float, ...] | None) -> int:
 
     from quizzer.progress.settings import scheduler_settings
 
-    store.set_setting("fsrs_parameters", None if parameters is None else list(parameters))
-    settings = replace(scheduler_settings(store), fuzz=False)
-    return store.set_memory_states(memory_states(store.rated_history(), settings))
+    settings = replace(scheduler_settings(store), parameters=parameters, fuzz=False)
+    states = memory_states(store.rated_history(), settings)
+    with store.write():  # one transaction: the parameters and the states they give, or neither
+        store.set_setting("fsrs_parameters", None if parameters is None else list(parameters))
+        return store.set_memory_states(states)
 
 
 def optimize(store: Store, progress: Progress | None = None) -> FitReport:
@@ -280,7 +283,7 @@ def optimize(store: Store, progress: Progress | None = None) -> FitReport:
     from quizzer.progress.settings import stored_parameters, stored_setting
 
     current = stored_parameters(store)
-    relearning = max(1, len(stored_setting(store, "relearning_steps_min")))
+    relearning = len(stored_setting(store, "relearning_steps_min"))
     report = fit_history(
         store.rated_history(), current, relearning_steps=relearning, progress=progress
     )
