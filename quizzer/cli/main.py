@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from quizzer import __version__
-from quizzer.cli import bank, calc, data, review, study
+from quizzer.cli import bank, calc, data, fsrs, review, study
 from quizzer.cli.common import fail
 
 
@@ -91,6 +91,7 @@ for command in (
     study.suspend,
     study.unsuspend,
     study.settings_command,
+    fsrs.optimize,
     review.weak,
     review.mock,
     data.export,

@@ -149,13 +149,28 @@ def _set_suspended(question_id: str, flag: bool) -> None:
 @click.command(name="settings", context_settings={"ignore_unknown_options": True})
 @click.argument("key", required=False)
 @click.argument("value", required=False)
-def settings_command(key: str | None, value: str | None) -> None:
+@click.option(
+    "--simulate",
+    is_flag=True,
+    help="Reviews a day and recall over the next 30 days at each desired retention.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (with --simulate).")
+def settings_command(key: str | None, value: str | None, simulate: bool, as_json: bool) -> None:
     """Show your settings, or set one: quizzer settings desired_retention 0.85.
 
     Without arguments, lists every KEY with its value. Values are checked: a number out of
-    range (negative ones too) is refused with the range it takes.
+    range (negative ones too) is refused with the range it takes. --simulate shows what each
+    desired retention would cost you before you choose one.
     """
     from quizzer.progress.settings import SETTINGS, SettingError, parse_setting, setting_name
+
+    if simulate or as_json:
+        from quizzer.cli.fsrs import show_workload
+
+        if key is not None or not simulate:
+            fail("--simulate takes no KEY or VALUE, and --json goes with --simulate", 2)
+        show_workload(as_json)
+        return
 
     try:
         if key is not None:
@@ -168,10 +183,22 @@ def settings_command(key: str | None, value: str | None) -> None:
         for name, setting in SETTINGS.items():
             current = store.setting(name, setting.default)
             shown = ",".join(f"{v:g}" for v in current) if isinstance(current, list) else current
+            if name == "fsrs_parameters":  # 21 numbers; `quizzer settings fsrs_parameters` has them
+                shown = "default" if current is None else "yours"
             click.echo(f"{name:<22} {shown!s:<10} {setting.help}")
         return
     if value is None:
-        click.echo(store.setting(key, SETTINGS[key].default))
+        current = store.setting(key, SETTINGS[key].default)
+        if key == "fsrs_parameters":
+            current = "default" if current is None else ",".join(f"{v:g}" for v in current)
+        click.echo(current)
+        return
+    if key == "fsrs_parameters":
+        from quizzer.progress.optimizer import use_parameters
+
+        updated = use_parameters(store, None if parsed is None else tuple(parsed))
+        shown = "default" if parsed is None else ",".join(f"{v:g}" for v in parsed)
+        click.echo(f"{key} = {shown} (memory states of {updated} cards recomputed)")
         return
     store.set_setting(key, parsed)
     click.echo(f"{key} = {store.setting(key)}")

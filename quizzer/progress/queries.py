@@ -11,10 +11,12 @@ import sqlite3
 from typing import Any, cast
 
 from quizzer.progress.records import (
+    CardJson,
     CardRow,
     DueRow,
     HistoryRow,
     PassCount,
+    RatedReview,
     RecentCounts,
     ReviewRow,
     SessionStart,
@@ -87,6 +89,14 @@ class StoreQueries:
             for row in cursor.fetchall()
         }
 
+    def studied_cards(self) -> list[CardJson]:
+        """Every reviewed card that is not suspended, with its full FSRS state (JSON)."""
+        rows = self.conn.execute(
+            "SELECT question_id, card_json FROM cards WHERE last_review IS NOT NULL "
+            "AND suspended = 0 ORDER BY question_id"
+        ).fetchall()
+        return [CardJson(*row) for row in rows]
+
     def due_rows(self, now_iso: str) -> list[DueRow]:
         """Reviewed cards due at ``now_iso``, neither suspended nor buried (one indexed
         query; no card is deserialized)."""
@@ -129,6 +139,26 @@ class StoreQueries:
             [question_id],
         ).fetchall()
         return [HistoryRow(*row) for row in rows]
+
+    def rated_history(self) -> list[RatedReview]:
+        """Every rating ever given, grouped by question and oldest first within each: the
+        review history FSRS is fitted to."""
+        rows = self.conn.execute(
+            "SELECT question_id, reviewed_at, rating FROM reviews "
+            "ORDER BY question_id, reviewed_at, id"
+        ).fetchall()
+        return [RatedReview(*row) for row in rows]
+
+    def rating_counts(self) -> dict[str, dict[int, int]]:
+        """How often each rating was given, by the card's state before the review (new,
+        learning, review, relearning): how this user tends to answer."""
+        counts: dict[str, dict[int, int]] = {}
+        for state, rating, count in self.conn.execute(
+            "SELECT state_before, rating, count(*) FROM reviews "
+            "WHERE state_before IS NOT NULL GROUP BY state_before, rating"
+        ):
+            counts.setdefault(state, {})[int(rating)] = int(count)
+        return counts
 
     def new_questions_since(self, since_iso: str) -> int:
         """Questions seen for the first time (reviewed while new) since ``since_iso``."""

@@ -126,6 +126,22 @@ class HistoryRow(NamedTuple):
     correct: int | None
 
 
+class RatedReview(NamedTuple):
+    """One rating in the history, as the FSRS optimizer reads it."""
+
+    question_id: str
+    reviewed_at: str
+    """ISO time in UTC (clock.iso)."""
+    rating: int
+
+
+class CardJson(NamedTuple):
+    """A studied card's full FSRS state, as a simulation starts from it."""
+
+    question_id: str
+    card_json: str
+
+
 class SessionStart(NamedTuple):
     """A recorded study session: its id and when it began."""
 

@@ -10,6 +10,7 @@ from enum import IntEnum
 from typing import Any
 
 from fsrs import Card, Rating, Scheduler, State
+from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 from quizzer.base import clock
 
@@ -49,6 +50,8 @@ class SchedulerSettings:
     maximum_interval_days: int = 36500
     fuzz: bool | None = field(default=None)
     """None = on in normal use, off when QUIZZER_NOW is set or QUIZZER_NO_FUZZ=1."""
+    parameters: tuple[float, ...] | None = None
+    """The 21 FSRS-6 weights fitted to the user (`quizzer optimize`); None = fsrs's defaults."""
 
     def fuzz_enabled(self) -> bool:
         """Whether interval fuzzing is on."""
@@ -61,6 +64,7 @@ def make_scheduler(settings: SchedulerSettings | None = None) -> Scheduler:
     """An fsrs Scheduler configured from the user's settings."""
     settings = settings or SchedulerSettings()
     return Scheduler(
+        parameters=DEFAULT_PARAMETERS if settings.parameters is None else settings.parameters,
         desired_retention=settings.desired_retention,
         learning_steps=tuple(timedelta(minutes=m) for m in settings.learning_steps_min),
         relearning_steps=tuple(timedelta(minutes=m) for m in settings.relearning_steps_min),
@@ -69,9 +73,24 @@ def make_scheduler(settings: SchedulerSettings | None = None) -> Scheduler:
     )
 
 
+def parameter_problem(values: tuple[float, ...]) -> str | None:
+    """Why ``values`` cannot be FSRS-6 weights (wrong count, a value outside fsrs's bounds), or
+    None when the scheduler accepts them."""
+    if len(values) != len(DEFAULT_PARAMETERS):
+        return f"FSRS-6 takes {len(DEFAULT_PARAMETERS)} parameters, not {len(values)}"
+    for index, (value, low, high) in enumerate(
+        zip(values, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+    ):
+        if not low <= value <= high:
+            return f"parameter w{index} = {value:g} is outside {low:g}..{high:g}"
+    return None
+
+
 def new_card(now: datetime) -> Card:
-    """A fresh card, due now."""
-    return Card(due=now)
+    """A fresh card, due now. Its id is ``now`` in epoch milliseconds, given here because fsrs,
+    left to pick one, sleeps a millisecond per card to keep ids apart (quizzer keys cards by
+    question id and never reads this one)."""
+    return Card(card_id=int(now.timestamp() * 1000), due=now)
 
 
 def card_to_json(card: Card) -> str:

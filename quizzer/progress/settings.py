@@ -6,11 +6,16 @@ from __future__ import annotations
 import difflib
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from quizzer.progress.scheduling import SchedulerSettings
 
 MAX_STEP_MIN = 43_200.0
 """The longest learning or relearning step: 30 days, in minutes."""
 MAX_STEPS = 10
+FSRS_WEIGHTS = 21
+"""How many parameters FSRS-6 has."""
 STEPS_RULE = (
     "minutes separated by commas, such as {example}: each above 0 and at most "
     f"{MAX_STEP_MIN:.0f} (30 days), at most {MAX_STEPS} steps, or nothing for none"
@@ -41,6 +46,12 @@ SETTINGS: dict[str, Setting] = {
     ),
     "relearning_steps_min": Setting(
         [10.0], STEPS_RULE.format(example="10"), "relearning steps in minutes, e.g. 10"
+    ),
+    "fsrs_parameters": Setting(
+        None,
+        f"the {FSRS_WEIGHTS} FSRS-6 parameters separated by commas (as `quizzer optimize` "
+        "saves them and Anki shows them), or 'default'",
+        "FSRS-6 parameters: default, or fitted to you by `quizzer optimize`",
     ),
     "theme": Setting("dark", "dark or light", "dark or light"),
     "language": Setting("en", "en or zh", "en or zh"),
@@ -95,6 +106,27 @@ def _number(raw: Any) -> float:
     raise ValueError(raw)
 
 
+def _weights(raw: Any) -> list[float] | None:
+    """FSRS-6 parameters from text or a stored list; None for the defaults. A value the
+    scheduler would refuse raises SettingError naming it."""
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("", "default")):
+        return None
+    if isinstance(raw, str):
+        parts = raw.replace(",", " ").split()
+        values = [_finite(part) for part in parts]
+    elif isinstance(raw, (list, tuple)):
+        values = [_number(v) for v in raw]
+    else:
+        raise ValueError(raw)
+    from quizzer.progress.scheduling import parameter_problem
+
+    problem = parameter_problem(tuple(values))
+    if problem is not None:
+        rule = SETTINGS["fsrs_parameters"].rule
+        raise SettingError(f"fsrs_parameters must be {rule}: {problem}", "fsrs_parameters", rule)
+    return values
+
+
 def parse_setting(key: str, raw: Any) -> Any:
     """A setting's value from what was typed (or stored), checked: the number, list or word to
     store. Raises SettingError saying what the setting takes."""
@@ -115,6 +147,10 @@ def parse_setting(key: str, raw: Any) -> Any:
             return int(number)
         if key in ("learning_steps_min", "relearning_steps_min"):
             return _steps(raw)
+        if key == "fsrs_parameters":
+            return _weights(raw)
+    except SettingError:
+        raise
     except (ValueError, OverflowError):
         raise refused from None
     words = {"theme": ("dark", "light"), "language": ("en", "zh")}[key]
@@ -133,3 +169,22 @@ def stored_setting(store: Any, key: str) -> Any:
         return parse_setting(key, value)
     except SettingError:
         return setting.default
+
+
+def stored_parameters(store: Any) -> tuple[float, ...] | None:
+    """The FSRS-6 parameters the scheduler uses: the user's (fitted or pasted), or None for
+    fsrs's defaults."""
+    value = stored_setting(store, "fsrs_parameters")
+    return None if value is None else tuple(value)
+
+
+def scheduler_settings(store: Any) -> SchedulerSettings:
+    """What the scheduler is built from, as saved in the progress DB (defaults otherwise)."""
+    from quizzer.progress.scheduling import SchedulerSettings
+
+    return SchedulerSettings(
+        desired_retention=stored_setting(store, "desired_retention"),
+        learning_steps_min=tuple(stored_setting(store, "learning_steps_min")),
+        relearning_steps_min=tuple(stored_setting(store, "relearning_steps_min")),
+        parameters=stored_parameters(store),
+    )

@@ -267,8 +267,10 @@ class Store(StoreQueries):
             review,
             state_name,
         )
+        from quizzer.progress.settings import stored_parameters
 
-        scheduler = make_scheduler(SchedulerSettings(fuzz=False))
+        weights = stored_parameters(self)  # the user's FSRS parameters, fitted or default
+        scheduler = make_scheduler(SchedulerSettings(fuzz=False, parameters=weights))
         with self.write() as conn:
             for qid in question_ids:
                 rows = self.question_history(qid)
@@ -290,6 +292,30 @@ class Store(StoreQueries):
                     graded += int(row.correct is not None)
                 counts = CardCounts(reps, lapses, correct, graded)
                 self._upsert_card(qid, card, counts, created_at=rows[0].reviewed_at, add=False)
+
+    def set_memory_states(self, states: dict[str, tuple[float, float]]) -> int:
+        """Give cards a new stability and difficulty (question id -> (stability, difficulty)),
+        keeping their due dates, state and counters: what changing the FSRS parameters does to
+        cards already studied, as in Anki. Returns how many cards changed."""
+        from quizzer.progress.scheduling import card_from_json, card_to_json
+
+        changed = 0
+        with self.write() as conn:
+            for qid, (stability, difficulty) in states.items():
+                row = conn.execute(
+                    "SELECT card_json FROM cards WHERE question_id = ?", [qid]
+                ).fetchone()
+                if row is None:
+                    continue
+                card = card_from_json(row[0])
+                card.stability, card.difficulty = stability, difficulty
+                conn.execute(
+                    "UPDATE cards SET card_json = ?, stability = ?, difficulty = ? "
+                    "WHERE question_id = ?",
+                    [card_to_json(card), stability, difficulty, qid],
+                )
+                changed += 1
+        return changed
 
     def add_imported_review(self, review: ImportedReview) -> bool:
         """Insert a review from an export unless its uid is already here; True when added."""

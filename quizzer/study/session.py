@@ -37,7 +37,7 @@ from quizzer.progress.scheduling import (
     retrievability,
     review,
 )
-from quizzer.progress.settings import stored_setting
+from quizzer.progress.settings import scheduler_settings, stored_setting
 from quizzer.progress.store import Store
 
 DEFAULT_NEW_PER_DAY = 15
@@ -76,11 +76,7 @@ class Filters:
 
 def settings_from_store(store: Store) -> SchedulerSettings:
     """Scheduler settings saved in the DB (defaults otherwise)."""
-    return SchedulerSettings(
-        desired_retention=stored_setting(store, "desired_retention"),
-        learning_steps_min=tuple(stored_setting(store, "learning_steps_min")),
-        relearning_steps_min=tuple(stored_setting(store, "relearning_steps_min")),
-    )
+    return scheduler_settings(store)
 
 
 def start_of_day(now: datetime) -> datetime:

@@ -1,4 +1,6 @@
-"""Desired retention, new questions per day, theme and language, saved in the progress DB."""
+"""Desired retention, new questions per day, theme and language, saved in the progress DB;
+the FSRS parameters (fit to your history, or back to the defaults) and what each desired
+retention costs."""
 
 from __future__ import annotations
 
@@ -7,11 +9,12 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from quizzer.progress.settings import SettingError, parse_setting, stored_setting
+from quizzer.tui.widgets.fsrs_panel import FsrsPanel
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -21,7 +24,11 @@ if TYPE_CHECKING:
 class SettingsScreen(Screen[None]):
     """Edit and save the user's settings."""
 
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "save", "Save")]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+o", "optimize", "Optimize FSRS"),
+    ]
 
     @property
     def qapp(self) -> QuizzerApp:
@@ -31,7 +38,7 @@ class SettingsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         store = self.qapp.store
         yield TitleBar()
-        with Vertical(id="settings-form"):
+        with VerticalScroll(id="settings-form"):
             with Grid(id="settings-grid"):
                 yield Label("Desired retention (0.70–0.99)")
                 yield Input(
@@ -62,6 +69,7 @@ class SettingsScreen(Screen[None]):
                 )
             yield Static(id="settings-error")
             yield Button("Save (ctrl+s)", id="save", variant="primary", compact=True)
+            yield FsrsPanel(id="fsrs")
         yield Footer()
 
     @on(Button.Pressed, "#save")
@@ -95,6 +103,11 @@ class SettingsScreen(Screen[None]):
         self.qapp.theme = "textual-light" if values["theme"] == "light" else "textual-dark"
         error.update("")
         self.notify("Settings saved.")
+        self.query_one(FsrsPanel).refresh_workload()  # the ▸ follows the saved retention
+
+    def action_optimize(self) -> None:
+        """Fit FSRS to the user's history (the panel runs it in a worker)."""
+        self.query_one(FsrsPanel).optimize()
 
     def action_back(self) -> None:
         self.app.pop_screen()
