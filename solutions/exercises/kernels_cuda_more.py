@@ -807,8 +807,8 @@ def _ln(rng: np.random.Generator, x: np.ndarray) -> Case:
     cols = x.shape[1]
     return {
         "x": x.astype(np.float32),
-        "gamma": (1 + 0.5 * rng.standard_normal(cols)).astype(np.float32),
-        "beta": (0.5 * rng.standard_normal(cols)).astype(np.float32),
+        "gamma": np.asarray(1 + 0.5 * rng.standard_normal(cols), dtype=np.float32),
+        "beta": np.asarray(0.5 * rng.standard_normal(cols), dtype=np.float32),
         "eps": LN_EPS,
     }
 
