@@ -20,12 +20,14 @@ from quizzer.content.models import (
     OPTION_LETTERS,
     AnyQuestion,
     ChoiceQuestion,
+    CodeQuestion,
     NumericQuestion,
     RecallQuestion,
 )
 from quizzer.content.views import matches
 from quizzer.grading.answers import AnswerError
 from quizzer.grading.calc import Attempt, grade, prepare
+from quizzer.progress.attempts import Attempts
 from quizzer.progress.scheduling import (
     Grade,
     SchedulerSettings,
@@ -39,6 +41,7 @@ from quizzer.progress.scheduling import (
 )
 from quizzer.progress.settings import stored_setting
 from quizzer.progress.store import Store
+from quizzer.study.exercise import ExerciseWork
 
 DEFAULT_NEW_PER_DAY = 15
 
@@ -181,6 +184,8 @@ class Current:
     """When the answer was submitted (time.monotonic), for ratings given later (a mock)."""
     answer: str | None = None
     outcome: Outcome | None = None
+    work: ExerciseWork | None = None
+    """The attempt, for code exercises."""
 
     def prompt(self, lang: str = "en") -> str:
         """The prompt text in ``lang`` (falls back to English), with numbers drawn."""
@@ -233,6 +238,7 @@ class StudySession:
         filters: Filters = Filters(),
         company: str | None = None,
         record_session: bool = True,
+        attempts: Attempts | None = None,
     ) -> None:
         self.bank = bank
         self.store = store
@@ -249,6 +255,8 @@ class StudySession:
         )
         self.started_at = clock.now()
         self.seeds: dict[str, int] = {}
+        self.attempts = attempts
+        """Where code exercise attempts are kept (default: paths.exercises_dir())."""
 
     # flow ------------------------------------------------------------------------------
 
@@ -266,6 +274,9 @@ class StudySession:
         )
         edited = bool(row and row.content_hash and row.content_hash != self.bank.content_hash(q))
         self.current = Current(q, card, attempt, edited, leech=bool(row and row.leech))
+        if isinstance(q, CodeQuestion):
+            self.attempts = self.attempts or Attempts()
+            self.current.work = ExerciseWork(q, self.attempts)
         return self.current
 
     def intervals(self, card: Card | None = None) -> dict[Grade, str]:
@@ -283,7 +294,16 @@ class StudySession:
         text = text.strip()
         intervals = self.intervals()
         everything = tuple(Grade)
-        if not text:
+        if isinstance(q, CodeQuestion):
+            # What was typed does not matter: the attempt's checks and hints decide, and every
+            # rating is offered, as for recall (see quizzer.study.exercise).
+            work = current.work
+            assert work is not None and work.finished, "pass the checks or give up first"
+            text = work.answer_text()
+            outcome = Outcome(
+                work.passed, work.message(), None, work.suggested(), everything, intervals, True
+            )
+        elif not text:
             # Revealing a recall question without typing is the normal way to self-grade; a
             # choice or numeric question left blank is a miss, rated Again like a wrong answer.
             allowed = everything if isinstance(q, RecallQuestion) else (Grade.AGAIN,)
@@ -326,6 +346,7 @@ class StudySession:
         if chosen not in outcome.allowed:
             chosen = outcome.suggested
         now = clock.now()
+        work = current.work
         before = current.card
         after = review(self.scheduler, before, chosen, now)
         end = current.answered_at if until_answered and current.answered_at else time.monotonic()
@@ -339,7 +360,7 @@ class StudySession:
             answer=current.answer,
             correct=outcome.correct,
             duration_ms=duration,
-            seed=current.attempt.seed if current.attempt else None,
+            seed=current.attempt.seed if current.attempt else (work.seed if work else None),
             session_id=self.session_id,
             retrievability=retrievability(self.scheduler, before, now),
             content_hash=self.bank.content_hash(current.question),
@@ -349,6 +370,8 @@ class StudySession:
         self.done.append(rated)
         if current.attempt is not None:
             self.seeds[current.question.id] = current.attempt.seed
+        if work is not None:
+            work.set_aside(now)  # the next review starts from a fresh starter
         self.current = None
         return rated
 
