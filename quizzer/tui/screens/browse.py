@@ -11,7 +11,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, Select, Tree
 
-from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.content.models import (
+    OPTION_LETTERS,
+    QUESTION_KINDS,
+    ChoiceQuestion,
+    CodeQuestion,
+    NumericQuestion,
+    RecallQuestion,
+)
 from quizzer.study.session import Filters
 
 if TYPE_CHECKING:
@@ -44,6 +51,13 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
         parts += [
             "",
             f"*Answer in {q.unit}; parameters are drawn per attempt (`quizzer solve {q.id}`).*",
+        ]
+    elif isinstance(q, CodeQuestion):
+        parts += [
+            "",
+            f"*Write `{q.entry}` in Python: Enter opens the editor, ctrl+r runs the checks "
+            f"(or `quizzer exercise {q.id}`). {len(q.hints)} hints; the reference solution "
+            "comes after the attempt.*",
         ]
     explanation = zh.explanation if zh and zh.explanation else q.explanation
     parts += ["", "**Why**", "", explanation, "", "**Read more**", ""]
@@ -86,7 +100,7 @@ class BrowseScreen(Screen[None]):
                 compact=True,
             )
             yield Select(
-                [(k, k) for k in ("recall", "choice", "numeric")],
+                [(k, k) for k in QUESTION_KINDS],
                 prompt="kind",
                 id="kind",
                 compact=True,
