@@ -134,6 +134,18 @@ class Attempts:
             raise AttemptError(f"cannot move {path} to {folder}: {_why(exc)}") from None
         return target
 
+    def restore(self, question_id: str, kept: Path) -> bool:
+        """Put an attempt moved aside by ``set_aside`` back (after an undo), unless a newer one
+        is there. Returns whether it was put back; a file that cannot be moved stays put."""
+        path = self.path(question_id)
+        if path.exists() or path.is_symlink():
+            return False
+        try:
+            os.replace(kept, path)
+        except OSError:
+            return False
+        return True
+
     def past(self, question_id: str) -> list[Path]:
         """Earlier, rated attempts of a question, oldest first."""
         folder = self.folder / PAST

@@ -10,6 +10,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from fsrs import Card, Scheduler
@@ -204,6 +205,8 @@ class Rated:
     correct: bool | None
     duration_ms: int
     next_due: datetime
+    set_aside: Path | None = None
+    """A code exercise's attempt file, moved to past/ (undo brings it back)."""
 
 
 def parse_choice(text: str, q: ChoiceQuestion) -> set[str]:
@@ -371,7 +374,7 @@ class StudySession:
         if current.attempt is not None:
             self.seeds[current.question.id] = current.attempt.seed
         if work is not None:
-            work.set_aside(now)  # the next review starts from a fresh starter
+            rated.set_aside = work.set_aside(now)  # the next review starts from a fresh starter
         self.current = None
         return rated
 
@@ -381,6 +384,8 @@ class StudySession:
             return None
         last = self.done.pop()
         self.store.undo_review(last.review_id)
+        if last.set_aside is not None and self.attempts is not None:
+            self.attempts.restore(last.question.id, last.set_aside)
         if self.current is not None:
             self.queue.insert(0, self.current.question)
         self.queue.insert(0, last.question)

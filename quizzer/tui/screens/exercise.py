@@ -371,7 +371,7 @@ class ExerciseScreen(Screen[str]):
         self.query_one("#ex-clock", Static).update(
             Text(f"⏱ {minutes:02d}:{seconds:02d}", style="bold red" if left < 60 else "bold")
         )
-        if left <= 0 and self.outcome is None:
+        if left <= 0 and self.outcome is None and self.app.screen is self:  # not under a dialog
             self.deadline = None
             self.save_now()
             self.dismiss("time")
