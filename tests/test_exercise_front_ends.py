@@ -314,6 +314,23 @@ async def test_editor_screen_type_run_fail_fix_pass_rate(code_bank: Path, tmp_pa
     assert not work_file(tmp_path).exists()  # set aside: the next review starts fresh
 
 
+async def test_browse_filters_code_and_enter_opens_the_exercise(code_bank: Path) -> None:
+    app = app_for(code_bank)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        app.screen.query_one("#kind").value = "code"  # type: ignore[attr-defined]
+        await pilot.pause()
+        tree = app.screen.query_one("#tree")
+        assert "(1)" in str(tree.root.label)  # type: ignore[attr-defined]
+        [leaf] = [n for n in tree._tree_nodes.values() if n.data == "t-code-softmax"]  # type: ignore[attr-defined]
+        assert str(leaf.label).startswith("[</>] Write a numerically safe")
+        tree.select_node(leaf)  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ExerciseScreen"
+
+
 async def test_leaving_the_editor_keeps_the_code_for_next_time(
     code_bank: Path, tmp_path: Path
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,6 +25,10 @@ from quizzer.study.session import Filters
 if TYPE_CHECKING:
     from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
+
+
+KIND_TAGS = {"recall": "[r]", "choice": "[c]", "numeric": "[n]", "code": "[</>]"}
+"""The tag in front of each question in the tree."""
 
 
 def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
@@ -178,7 +183,9 @@ class BrowseScreen(Screen[None]):
                     )
                     for q in items:
                         prompt = (q.zh.prompt if zh and q.zh else q.prompt).split("\n")[0]
-                        topic_node.add_leaf(f"[{q.kind[0]}] {prompt[:60]}", data=q.id)
+                        # Text, not a str: "[c]" would be read as markup and vanish.
+                        label = Text.assemble((KIND_TAGS[q.kind], "dim"), " ", prompt[:60])
+                        topic_node.add_leaf(label, data=q.id)
 
     @on(Input.Changed, "#search")
     @on(Select.Changed)
