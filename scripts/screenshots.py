@@ -1,4 +1,4 @@
-"""Refresh the README's SVG screenshots of the dashboard and the study screen.
+"""Refresh the README's SVG screenshots of the dashboard, the study screen and a code exercise.
 
     python scripts/screenshots.py            # writes docs/screenshots/*.svg
 
@@ -27,7 +27,7 @@ def simulate(db: Path) -> None:
     from quizzer.content.bank import load_bank
     from quizzer.progress.scheduling import Grade
     from quizzer.progress.store import Store
-    from quizzer.study.session import StudySession, due_queue
+    from quizzer.study.session import Filters, StudySession, due_queue
 
     bank = load_bank()
     store = Store(db)
@@ -36,7 +36,9 @@ def simulate(db: Path) -> None:
     while day < NOW - timedelta(hours=12):
         if rng.random() < 0.7:
             os.environ["QUIZZER_NOW"] = day.isoformat()
-            session = StudySession(bank, store, due_queue(bank, store, day, limit=12))
+            # Code exercises need a file checked; the simulated history is of the other kinds.
+            kinds = Filters(kinds=("recall", "choice", "numeric"))
+            session = StudySession(bank, store, due_queue(bank, store, day, kinds, limit=12))
             while (current := session.next()) is not None:
                 weak = "quant" in current.question.id or "occupancy" in current.question.id
                 if current.attempt is not None:
@@ -77,6 +79,27 @@ async def shoot() -> None:
         await pilot.press("enter")
         await pilot.pause(0.3)
         (OUT / "study.svg").write_text(app.export_screenshot(title="quizzer — study"))
+    app = QuizzerApp(bank, open_store(), ["code-safe-softmax"])
+    async with app.run_test(size=(110, 32)) as pilot:
+        await pilot.pause()
+        editor = app.screen.query_one("#editor")
+        editor.load_text(NAIVE_SOFTMAX)  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        (OUT / "exercise.svg").write_text(app.export_screenshot(title="quizzer — code exercise"))
+
+
+NAIVE_SOFTMAX = """\
+import numpy as np
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    \"\"\"Softmax over the last axis of x.\"\"\"
+    e = np.exp(x)
+    return e / e.sum(axis=-1, keepdims=True)
+"""
 
 
 def main() -> None:
@@ -85,9 +108,10 @@ def main() -> None:
         os.environ["QUIZZER_DB"] = str(db)
         os.environ["QUIZZER_CACHE"] = str(Path(tmp) / "cache")
         os.environ["QUIZZER_NO_FUZZ"] = "1"
+        os.environ["QUIZZER_EXERCISES"] = str(Path(tmp) / "exercises")
         simulate(db)
         asyncio.run(shoot())
-    for name in ("dashboard.svg", "study.svg"):
+    for name in ("dashboard.svg", "study.svg", "exercise.svg"):
         print(OUT / name)
 
 

@@ -419,7 +419,7 @@ def test_quizzer_validate_counts_sound_exercises(
     bank = make_bank(tmp_path / "bank", failing_starter)
     result = cli("--bank", str(bank), "validate")
     assert result.exit_code == 0, result.output
-    assert "and 1 code exercises in 1 files" in result.output
+    assert "1 questions (0 recall, 0 choice, 0 numeric, 1 code) in 1 files" in result.output
 
 
 def test_zh_hints_must_match_and_belong_to_code_questions(tmp_path: Path) -> None:
@@ -448,15 +448,16 @@ def test_zh_hints_must_match_and_belong_to_code_questions(tmp_path: Path) -> Non
     ]
 
 
-def test_exercises_load_apart_from_served_questions_and_survive_the_cache(tmp_path: Path) -> None:
+def test_exercises_are_served_questions_and_survive_the_cache(tmp_path: Path) -> None:
     from quizzer.content.bank import load_bank
 
     root = make_bank(tmp_path / "bank", CODE_QUESTION)
     first = load_bank(root)
     assert [q.id for q in first.exercises] == ["t-code-softmax"]
-    assert first.questions == [] and "t-code-softmax" in first.locations
+    assert first.questions == first.exercises and "t-code-softmax" in first.locations
+    assert first.get("t-code-softmax") is first.exercises[0]
     cached = load_bank(root)
-    assert cached.exercises == first.exercises
+    assert cached.exercises == first.exercises and cached.questions == first.questions
 
 
 def test_allclose_and_exact_judge_shape_dtype_and_values() -> None:

@@ -290,7 +290,7 @@ def test_planted_pickle_in_the_cache_directory_is_never_executed(
 ) -> None:  # type: ignore[no-untyped-def]
     import pickle
 
-    from quizzer.content.bank import _cache_file
+    from quizzer.content.bank import CACHE_FORMAT, _cache_file
 
     marker = tmp_path / "pwned"
     target = _cache_file(mini_bank.resolve())
@@ -304,7 +304,7 @@ def test_planted_pickle_in_the_cache_directory_is_never_executed(
     assert "t-recall-one" in result.output
     assert not marker.exists(), "a planted pickle was executed"
     # the planted file was ignored and replaced by a real cache, which is JSON
-    assert target.read_bytes().startswith(b'{"format":"quizzer-bank-cache/1"')
+    assert target.read_bytes().startswith(f'{{"format":"{CACHE_FORMAT}"'.encode())
 
 
 def test_cached_bank_equals_the_parsed_bank_including_interview_pages(

@@ -34,3 +34,12 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("quizzer", appauthor=False))
+
+
+def exercises_dir() -> Path:
+    """Where code exercise attempts are kept: ``QUIZZER_EXERCISES`` if set, else an
+    ``exercises`` folder next to the progress database (``<data dir>/exercises``)."""
+    override = os.environ.get("QUIZZER_EXERCISES")
+    if override:
+        return Path(override).expanduser()
+    return db_path().parent / "exercises"

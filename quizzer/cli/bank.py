@@ -60,7 +60,7 @@ def validate(no_solutions: bool) -> None:
     kinds = {kind: sum(q.kind == kind for q in bank.questions) for kind in QUESTION_KINDS}
     click.echo(
         f"ok: {len(bank.questions)} questions ({kinds['recall']} recall, {kinds['choice']} "
-        f"choice, {kinds['numeric']} numeric) and {len(bank.exercises)} code exercises in "
+        f"choice, {kinds['numeric']} numeric, {kinds['code']} code) in "
         f"{len(bank.files)} files; "
         f"{len(bank.articles)} articles, {len(bank.topics)} topics, "
         f"{len(bank.companies)} companies"
@@ -106,9 +106,19 @@ def show(question_id: str, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
+    from quizzer.content.models import CodeQuestion
     from quizzer.content.render import question_text
 
-    click.echo(question_text(bank, q, data["card"]))
+    solution = None
+    if isinstance(q, CodeQuestion):
+        from quizzer.grading.exercise_spec import ExerciseError
+        from quizzer.grading.exercise_task import reference_solution
+
+        try:
+            solution = reference_solution(q)
+        except ExerciseError as exc:
+            solution = f"(cannot load it: {exc})"
+    click.echo(question_text(bank, q, data["card"], solution))
 
 
 @click.command()

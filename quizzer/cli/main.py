@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from quizzer import __version__
-from quizzer.cli import bank, calc, data, fsrs, review, study
+from quizzer.cli import bank, calc, data, exercise, fsrs, review, study
 from quizzer.cli.common import fail
 
 
@@ -86,6 +86,7 @@ for command in (
     bank.schema,
     calc.solve,
     calc.check,
+    exercise.exercise,
     study.drill,
     study.stats,
     study.suspend,

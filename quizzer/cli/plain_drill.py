@@ -10,14 +10,20 @@ import sys
 from typing import TextIO
 
 from quizzer.content.bank import Bank
-from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
+from quizzer.content.models import (
+    OPTION_LETTERS,
+    AnyQuestion,
+    ChoiceQuestion,
+    CodeQuestion,
+    NumericQuestion,
+)
 from quizzer.content.render import links_text
 from quizzer.grading.answers import AnswerError
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store, StoreError
 from quizzer.study.session import Current, Outcome, StudySession
 
-COMMANDS = ":undo :suspend :bury :quit"
+COMMANDS = ":undo :suspend :bury :quit (a code exercise also takes a file path, :hint, :skip)"
 
 
 def read_line(stream: TextIO, prompt: str, out: TextIO) -> str | None:
@@ -59,8 +65,13 @@ def options_text(q: ChoiceQuestion, lang: str) -> str:
 
 
 def question_body(current: Current, lang: str) -> str:
-    """The prompt, the options of a choice question, and the unit hint of a numeric one."""
+    """The prompt, the options of a choice question, the unit hint of a numeric one; for a
+    code exercise the task with its examples and the file to edit."""
     q = current.question
+    if current.work is not None:
+        from quizzer.cli.plain_exercise import exercise_intro
+
+        return exercise_intro(current.work, lang)
     text = current.prompt(lang).rstrip() + "\n"
     if isinstance(q, ChoiceQuestion):
         text += options_text(q, lang) + "\n"
@@ -90,6 +101,10 @@ def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> st
         assert current.attempt is not None
         worked = zh.worked if zh and zh.worked else None
         lines.append(current.attempt.worked(worked).rstrip())
+    elif isinstance(q, CodeQuestion):
+        from quizzer.cli.plain_exercise import exercise_reveal
+
+        lines += exercise_reveal(q, lang)
     else:
         answer = zh.answer if zh and zh.answer else q.answer
         points = zh.key_points if zh and zh.key_points else q.key_points
@@ -184,6 +199,11 @@ def run_plain_drill(
                     session.bury_current()
                     out.write("buried until tomorrow\n")
                     break
+                if current.work is not None:  # a code exercise: a path, :hint, :skip, Enter
+                    from quizzer.cli.plain_exercise import exercise_line
+
+                    outcome = exercise_line(session, current.work, line, out, lang)
+                    continue
                 try:
                     outcome = session.submit(line)
                 except AnswerError as exc:

@@ -56,6 +56,11 @@ def run_plain_mock(
         f"Mock interview: {name}, {len(plan.questions)} question(s), {minutes:g} minute(s).\n"
         f"Answers are shown in the report at the end. {MOCK_COMMANDS} ends the interview.\n"
     )
+    if plan.exercise_minutes:
+        out.write(
+            f"The last question is a code exercise (about {plan.exercise_minutes:g} minutes): "
+            "you write it in a file and check it here.\n"
+        )
     ended_by_input = False
     while True:
         if deadline_passed(started, minutes, clock.now()):
@@ -83,6 +88,11 @@ def run_plain_mock(
                 break
             if command in (":undo", ":suspend", ":bury"):
                 out.write(f"? {command} is not available in a mock; {MOCK_COMMANDS} ends it\n")
+                continue
+            if current.work is not None:  # the code exercise: checks, hints, :skip
+                from quizzer.cli.plain_exercise import exercise_line
+
+                outcome = exercise_line(session, current.work, line, out, lang)
                 continue
             try:
                 outcome = session.submit(line)

@@ -66,10 +66,10 @@ MAX_FILE_BYTES = 2 * 2**20
 MAX_FOLDER_DEPTH = 8
 """How deep under questions/ misplaced files are still looked for (and reported)."""
 SYMLINK_REFUSED = "is a symbolic link; the bank reads no links (put the file itself here)"
-CACHE_FORMAT = "quizzer-bank-cache/1"
+CACHE_FORMAT = "quizzer-bank-cache/2"
 """Names the cache file's JSON layout; a file with any other is ignored."""
 MAX_CACHE_BYTES = 256 * 2**20
-_QUESTION_MODELS: dict[str, type[AnyQuestion] | type[CodeQuestion]] = {
+_QUESTION_MODELS: dict[str, type[AnyQuestion]] = {
     "recall": RecallQuestion,
     "choice": ChoiceQuestion,
     "numeric": NumericQuestion,
@@ -132,12 +132,14 @@ class Bank:
     """Interview page file -> the page (question_bank/interviews.yaml)."""
     readings: dict[str, Reading] = field(default_factory=dict)
     """Reading key -> the deep-dive post (question_bank/readings.yaml)."""
-    exercises: list[CodeQuestion] = field(default_factory=list)
-    """Code exercises (`kind: code`), kept apart from ``questions`` until the study front ends
-    serve them; ``locations`` has their places too."""
 
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
+
+    @property
+    def exercises(self) -> list[CodeQuestion]:
+        """The code exercises (`kind: code`) among the questions, in bank order."""
+        return [q for q in self.questions if isinstance(q, CodeQuestion)]
 
     def easiest_first(self) -> list[AnyQuestion]:
         """Questions by difficulty, bank order within a difficulty (computed once)."""
@@ -747,7 +749,6 @@ def _bank_to_json(bank: Bank) -> dict[str, Any]:
         "locations": {key: [loc.path, loc.line] for key, loc in bank.locations.items()},
         "files": bank.files,
         "previous": bank.previous,
-        "exercises": [q.model_dump() for q in bank.exercises],
     }
 
 
@@ -775,7 +776,7 @@ def _construct(model: type[_M], values: dict[str, Any]) -> _M:
     return made
 
 
-def _question_from_json(values: dict[str, Any]) -> AnyQuestion | CodeQuestion:
+def _question_from_json(values: dict[str, Any]) -> AnyQuestion:
     model = _QUESTION_MODELS[values["kind"]]
     values["companies"] = [_construct(CompanyTag, tag) for tag in values["companies"]]
     values["references"] = [_construct(Reference, ref) for ref in values["references"]]
@@ -815,7 +816,7 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
                 topic_chapter[topic.key] = chapter.key
     return Bank(
         root=root,
-        questions=[_served_from_json(row) for row in data["questions"]],
+        questions=[_question_from_json(row) for row in data["questions"]],
         articles={a.key: a for a in articles},
         companies={c.key: c for c in companies},
         modules=modules,
@@ -828,22 +829,7 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
         previous={str(old): str(new) for old, new in data["previous"].items()},
         interviews={page.file: page for page in interviews},
         readings={reading.key: reading for reading in readings},
-        exercises=[_exercise_from_json(row) for row in data["exercises"]],
     )
-
-
-def _served_from_json(values: dict[str, Any]) -> AnyQuestion:
-    made = _question_from_json(values)
-    if isinstance(made, CodeQuestion):
-        raise ValueError("a cached question is a code exercise")
-    return made
-
-
-def _exercise_from_json(values: dict[str, Any]) -> CodeQuestion:
-    made = _question_from_json(values)
-    if not isinstance(made, CodeQuestion):
-        raise ValueError("a cached exercise is not a code question")
-    return made
 
 
 def _load_uncached(
@@ -859,7 +845,6 @@ def _load_uncached(
     interviews = _interviews(root, sources, errors)
     readings = _readings(root, sources, topics, errors)
     questions: list[AnyQuestion] = []
-    exercises: list[CodeQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
     seen_ids: dict[str, SourceLoc] = {}
@@ -916,10 +901,7 @@ def _load_uncached(
             for old in q.previous_ids:
                 previous[old] = q.id
             locations[q.id] = SourceLoc(shown, line)
-            if isinstance(q, CodeQuestion):
-                exercises.append(q)
-            else:
-                questions.append(q)
+            questions.append(q)
     for old, new in previous.items():
         if old in locations:
             loc = locations[new]
@@ -942,7 +924,6 @@ def _load_uncached(
         previous=previous,
         interviews=interviews,
         readings=readings,
-        exercises=exercises,
     )
     return bank, bool(placeholders)
 

@@ -311,18 +311,18 @@ Question = Annotated[
 ]
 """One question, of any kind."""
 
-QUESTION_KINDS = ("recall", "choice", "numeric")
-"""The kinds the study front ends serve; `code` questions are loaded into `Bank.exercises`
-until the front ends handle them."""
+QUESTION_KINDS = ("recall", "choice", "numeric", "code")
+"""The kinds of question, every one served by the study front ends."""
 
-ALL_KINDS = (*QUESTION_KINDS, "code")
-"""Every kind a question file may hold."""
+ALL_KINDS = QUESTION_KINDS
+"""Every kind a question file may hold (the same as QUESTION_KINDS since code exercises are
+served)."""
 
-AnyQuestion = RecallQuestion | ChoiceQuestion | NumericQuestion
-"""A question the study front ends serve."""
+AnyQuestion = RecallQuestion | ChoiceQuestion | NumericQuestion | CodeQuestion
+"""A question of any kind, as the study front ends serve it."""
 
-ParsedQuestion = AnyQuestion | CodeQuestion
-"""Any question a file may hold, code exercises included."""
+ParsedQuestion = AnyQuestion
+"""Any question a file may hold (the same as AnyQuestion)."""
 
 
 @cache

@@ -6,7 +6,13 @@ from typing import Any
 
 from quizzer.base import clock
 from quizzer.content.bank import Bank
-from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, RecallQuestion
+from quizzer.content.models import (
+    OPTION_LETTERS,
+    AnyQuestion,
+    ChoiceQuestion,
+    CodeQuestion,
+    RecallQuestion,
+)
 
 
 def links_text(bank: Bank, q: AnyQuestion) -> str:
@@ -19,8 +25,11 @@ def links_text(bank: Bank, q: AnyQuestion) -> str:
     return "\n".join(lines)
 
 
-def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None) -> str:
-    """A question with its answer, explanation, tags and links, for `quizzer show`."""
+def question_text(
+    bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None, solution: str | None = None
+) -> str:
+    """A question with its answer, explanation, tags and links, for `quizzer show`
+    (``solution``: a code exercise's reference solution)."""
     lines = [f"{q.id}  [{q.kind}, difficulty {q.difficulty}]", "", q.prompt.rstrip(), ""]
     if isinstance(q, ChoiceQuestion):
         for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
@@ -31,6 +40,8 @@ def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None
         lines += ["Answer:", q.answer.rstrip(), "", "Key points:"]
         lines += [f"  - {point}" for point in q.key_points]
         lines.append("")
+    if isinstance(q, CodeQuestion):
+        lines += code_text(q, solution)
     lines += ["Why:", q.explanation.rstrip(), ""]
     lines.append("Topics: " + ", ".join(q.topics))
     if q.companies:
@@ -40,6 +51,19 @@ def question_text(bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None
     if card:
         lines.append(card_text(card))
     return "\n".join(lines)
+
+
+def code_text(q: CodeQuestion, solution: str | None = None) -> list[str]:
+    """A code exercise's function, starter, hints and (when given) reference solution."""
+    lines = [f"Write `{q.entry}` ({q.time_limit_s:g} s per check). Starter:", ""]
+    lines += [f"    {row}".rstrip() for row in q.starter.rstrip().splitlines()]
+    lines += ["", "Hints:"]
+    lines += [f"  {number}. {hint}" for number, hint in enumerate(q.hints, 1)]
+    if solution is not None:
+        lines += ["", "Reference solution:", ""]
+        lines += [f"    {row}".rstrip() for row in solution.rstrip().splitlines()]
+    lines += ["", f"Work on it: quizzer exercise {q.id} (in the app: browse, then Enter)", ""]
+    return lines
 
 
 def card_text(card: dict[str, Any]) -> str:

@@ -1,7 +1,9 @@
 """Export the bank as an Anki deck (.apkg) with genanki: one note per question.
 
 Tags are company::KEY, topic::KEY and article::KEY; every note carries its article link.
-Numeric questions are exported with one drawn parameter set (seed 1) and its worked solution.
+Numeric questions are exported with one drawn parameter set (seed 1) and its worked solution;
+a code exercise as its task and starter on the front, the reference solution, the key idea and
+the hints on the back (to write it out, `quizzer exercise ID` checks the file).
 """
 
 from __future__ import annotations
@@ -10,7 +12,13 @@ import hashlib
 from pathlib import Path
 
 from quizzer.content.bank import Bank
-from quizzer.content.models import OPTION_LETTERS, AnyQuestion, ChoiceQuestion, NumericQuestion
+from quizzer.content.models import (
+    OPTION_LETTERS,
+    AnyQuestion,
+    ChoiceQuestion,
+    CodeQuestion,
+    NumericQuestion,
+)
 
 MODEL_NAME = "quizzer question"
 DECK_NAME = "quizzer · AI infrastructure interviews"
@@ -44,6 +52,9 @@ def note_fields(bank: Bank, q: AnyQuestion) -> tuple[str, str, str]:
             for letter, text in zip(OPTION_LETTERS, q.options, strict=False)
         )
         back_parts.append("**Answer:** " + ", ".join(q.correct))
+    elif isinstance(q, CodeQuestion):
+        prompt, back = _code_sides(q)
+        back_parts.append(back)
     else:
         back_parts.append(q.answer)
         back_parts.append("**Key points**\n\n" + "\n".join(f"- {p}" for p in q.key_points))
@@ -51,6 +62,21 @@ def note_fields(bank: Bank, q: AnyQuestion) -> tuple[str, str, str]:
     title, url = bank.main_link(q)
     link = f'<a href="{url}">{title}</a>'
     return _html(prompt), _html("\n\n".join(back_parts)), link
+
+
+def _code_sides(q: CodeQuestion) -> tuple[str, str]:
+    """(front, back) Markdown of a code exercise."""
+    from quizzer.grading.exercise_task import reference_solution
+
+    front = (
+        f"{q.prompt.rstrip()}\n\n**Starter** (check yours with `quizzer exercise {q.id}`)\n\n"
+        f"```python\n{q.starter.rstrip()}\n```"
+    )
+    back = (
+        f"**Reference solution**\n\n```python\n{reference_solution(q).rstrip()}\n```\n\n"
+        f"**Key idea:** {q.hints[-1]}\n\n**Hints**\n\n" + "\n".join(f"1. {h}" for h in q.hints)
+    )
+    return front, back
 
 
 def note_tags(q: AnyQuestion) -> list[str]:

@@ -1,7 +1,8 @@
 """Company mock interviews: assemble a realistic set, time it, report on it.
 
 A mock asks the company's tagged questions first, then questions on the topics its interview
-pages show, mixed in kind and ordered warm-up (difficulty 1–2) → core (3) → hard (4–5). No
+pages show, mixed in kind and ordered warm-up (difficulty 1–2) → core (3) → hard (4–5). A mock
+long enough for it ends with one code exercise (手撕), which takes CODE_MINUTES of its time. No
 answer is shown until the end. How answers are rated is MockRatings below, which the plain mock
 and the app both follow.
 """
@@ -15,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from quizzer.content.bank import Bank, suggest
-from quizzer.content.models import AnyQuestion, RecallQuestion
+from quizzer.content.models import AnyQuestion, CodeQuestion, RecallQuestion
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
 from quizzer.study.session import Current, Outcome, Rated, StudySession
@@ -23,6 +24,9 @@ from quizzer.study.session import Current, Outcome, Rated, StudySession
 MINUTES_PER_QUESTION = 3.0
 MIN_QUESTIONS = 3
 MAX_QUESTIONS = 25
+CODE_MINUTES = 15.0
+"""The time budget of a mock's code exercise: about what an interviewer gives a hand-written
+operator. A mock includes one only if this leaves room for MIN_QUESTIONS other questions."""
 
 
 @dataclass
@@ -33,6 +37,8 @@ class MockPlan:
     questions: list[AnyQuestion]
     message: str = ""
     tier_mates: list[str] = field(default_factory=list)
+    exercise_minutes: float = 0.0
+    """The time budgeted for the code exercise that ends the mock (0 when it has none)."""
 
 
 def phase(q: AnyQuestion) -> int:
@@ -66,12 +72,18 @@ def assemble_mock(
         hint = f" Closest tier-mates with questions: {', '.join(mates)}." if mates else ""
         return MockPlan(company, [], f"No question in the bank is tagged {name} yet.{hint}", mates)
     rng = random.Random(seed if seed is not None else f"{company}")
-    count = max(MIN_QUESTIONS, min(MAX_QUESTIONS, round(minutes / MINUTES_PER_QUESTION)))
     topics = {t for q in tagged for t in q.topics}
     related = [q for q in bank.questions if q not in tagged and topics & set(q.topics)]
     rng.shuffle(tagged)
     rng.shuffle(related)
-    chosen = (tagged + related)[:count]
+    pool = tagged + related
+    # One code exercise at most (the company's own first), if the mock has time for it.
+    codes = [q for q in pool if isinstance(q, CodeQuestion)]
+    room = minutes >= CODE_MINUTES + MIN_QUESTIONS * MINUTES_PER_QUESTION
+    exercise = codes[0] if codes and room else None
+    budget = minutes - (CODE_MINUTES if exercise else 0)
+    count = max(MIN_QUESTIONS, min(MAX_QUESTIONS, round(budget / MINUTES_PER_QUESTION)))
+    chosen = [q for q in pool if not isinstance(q, CodeQuestion)][:count]
     # Mix kinds inside each phase so the interview does not run a block of one kind.
     chosen.sort(key=lambda q: (phase(q), ("recall", "choice", "numeric").index(q.kind)))
     ordered: list[AnyQuestion] = []
@@ -84,15 +96,20 @@ def assemble_mock(
             for kind in ("recall", "choice", "numeric"):
                 if by_kind[kind]:
                     ordered.append(by_kind[kind].pop(0))
-    return MockPlan(company, ordered)
+    if exercise is None:
+        return MockPlan(company, ordered)
+    # Last, as interviews usually end: the hand-written operator.
+    return MockPlan(company, [*ordered, exercise], exercise_minutes=CODE_MINUTES)
 
 
 class MockRatings:
     """The rating policy of a mock, shared by the plain mock and the app.
 
     A choice or numeric answer is graded as it is given and saved at once (right: Good; wrong
-    or blank: Again). A recall answer waits, unrated, for the self-rating at the end, where the
-    user sees it beside the model answer and key points and picks Again, Hard, Good or Easy.
+    or blank: Again); so is a code exercise once it passes or is given up, with the rating its
+    attempt suggests (quizzer.study.exercise). A recall answer waits, unrated, for the
+    self-rating at the end, where the user sees it beside the model answer and key points and
+    picks Again, Hard, Good or Easy.
     Ending early (`:quit`, Esc, time up) goes to that self-rating; stopping it (`:quit` or Esc
     again, end of input) keeps what was rated, and a recall answer never rated is not saved:
     it stays unreviewed rather than being counted as Good.

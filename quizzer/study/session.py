@@ -10,6 +10,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from fsrs import Card, Scheduler
@@ -20,12 +21,14 @@ from quizzer.content.models import (
     OPTION_LETTERS,
     AnyQuestion,
     ChoiceQuestion,
+    CodeQuestion,
     NumericQuestion,
     RecallQuestion,
 )
 from quizzer.content.views import matches
 from quizzer.grading.answers import AnswerError
 from quizzer.grading.calc import Attempt, grade, prepare
+from quizzer.progress.attempts import Attempts
 from quizzer.progress.scheduling import (
     Grade,
     SchedulerSettings,
@@ -39,6 +42,7 @@ from quizzer.progress.scheduling import (
 )
 from quizzer.progress.settings import scheduler_settings, stored_setting
 from quizzer.progress.store import Store
+from quizzer.study.exercise import ExerciseWork
 
 DEFAULT_NEW_PER_DAY = 15
 
@@ -177,6 +181,8 @@ class Current:
     """When the answer was submitted (time.monotonic), for ratings given later (a mock)."""
     answer: str | None = None
     outcome: Outcome | None = None
+    work: ExerciseWork | None = None
+    """The attempt, for code exercises."""
 
     def prompt(self, lang: str = "en") -> str:
         """The prompt text in ``lang`` (falls back to English), with numbers drawn."""
@@ -195,6 +201,8 @@ class Rated:
     correct: bool | None
     duration_ms: int
     next_due: datetime
+    set_aside: Path | None = None
+    """A code exercise's attempt file, moved to past/ (undo brings it back)."""
 
 
 def parse_choice(text: str, q: ChoiceQuestion) -> set[str]:
@@ -229,6 +237,7 @@ class StudySession:
         filters: Filters = Filters(),
         company: str | None = None,
         record_session: bool = True,
+        attempts: Attempts | None = None,
     ) -> None:
         self.bank = bank
         self.store = store
@@ -245,6 +254,8 @@ class StudySession:
         )
         self.started_at = clock.now()
         self.seeds: dict[str, int] = {}
+        self.attempts = attempts
+        """Where code exercise attempts are kept (default: paths.exercises_dir())."""
 
     # flow ------------------------------------------------------------------------------
 
@@ -262,6 +273,9 @@ class StudySession:
         )
         edited = bool(row and row.content_hash and row.content_hash != self.bank.content_hash(q))
         self.current = Current(q, card, attempt, edited, leech=bool(row and row.leech))
+        if isinstance(q, CodeQuestion):
+            self.attempts = self.attempts or Attempts()
+            self.current.work = ExerciseWork(q, self.attempts)
         return self.current
 
     def intervals(self, card: Card | None = None) -> dict[Grade, str]:
@@ -279,7 +293,16 @@ class StudySession:
         text = text.strip()
         intervals = self.intervals()
         everything = tuple(Grade)
-        if not text:
+        if isinstance(q, CodeQuestion):
+            # What was typed does not matter: the attempt's checks and hints decide, and every
+            # rating is offered, as for recall (see quizzer.study.exercise).
+            work = current.work
+            assert work is not None and work.finished, "pass the checks or give up first"
+            text = work.answer_text()
+            outcome = Outcome(
+                work.passed, work.message(), None, work.suggested(), everything, intervals, True
+            )
+        elif not text:
             # Revealing a recall question without typing is the normal way to self-grade; a
             # choice or numeric question left blank is a miss, rated Again like a wrong answer.
             allowed = everything if isinstance(q, RecallQuestion) else (Grade.AGAIN,)
@@ -322,6 +345,7 @@ class StudySession:
         if chosen not in outcome.allowed:
             chosen = outcome.suggested
         now = clock.now()
+        work = current.work
         before = current.card
         after = review(self.scheduler, before, chosen, now)
         end = current.answered_at if until_answered and current.answered_at else time.monotonic()
@@ -335,7 +359,7 @@ class StudySession:
             answer=current.answer,
             correct=outcome.correct,
             duration_ms=duration,
-            seed=current.attempt.seed if current.attempt else None,
+            seed=current.attempt.seed if current.attempt else (work.seed if work else None),
             session_id=self.session_id,
             retrievability=retrievability(self.scheduler, before, now),
             content_hash=self.bank.content_hash(current.question),
@@ -345,6 +369,8 @@ class StudySession:
         self.done.append(rated)
         if current.attempt is not None:
             self.seeds[current.question.id] = current.attempt.seed
+        if work is not None:
+            rated.set_aside = work.set_aside(now)  # the next review starts from a fresh starter
         self.current = None
         return rated
 
@@ -354,6 +380,8 @@ class StudySession:
             return None
         last = self.done.pop()
         self.store.undo_review(last.review_id)
+        if last.set_aside is not None and self.attempts is not None:
+            self.attempts.restore(last.question.id, last.set_aside)
         if self.current is not None:
             self.queue.insert(0, self.current.question)
         self.queue.insert(0, last.question)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,12 +12,23 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, Select, Tree
 
-from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.content.models import (
+    OPTION_LETTERS,
+    QUESTION_KINDS,
+    ChoiceQuestion,
+    CodeQuestion,
+    NumericQuestion,
+    RecallQuestion,
+)
 from quizzer.study.session import Filters
 
 if TYPE_CHECKING:
     from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
+
+
+KIND_TAGS = {"recall": "[r]", "choice": "[c]", "numeric": "[n]", "code": "[</>]"}
+"""The tag in front of each question in the tree."""
 
 
 def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
@@ -44,6 +56,13 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
         parts += [
             "",
             f"*Answer in {q.unit}; parameters are drawn per attempt (`quizzer solve {q.id}`).*",
+        ]
+    elif isinstance(q, CodeQuestion):
+        parts += [
+            "",
+            f"*Write `{q.entry}` in Python: Enter opens the editor, ctrl+r runs the checks "
+            f"(or `quizzer exercise {q.id}`). {len(q.hints)} hints; the reference solution "
+            "comes after the attempt.*",
         ]
     explanation = zh.explanation if zh and zh.explanation else q.explanation
     parts += ["", "**Why**", "", explanation, "", "**Read more**", ""]
@@ -86,7 +105,7 @@ class BrowseScreen(Screen[None]):
                 compact=True,
             )
             yield Select(
-                [(k, k) for k in ("recall", "choice", "numeric")],
+                [(k, k) for k in QUESTION_KINDS],
                 prompt="kind",
                 id="kind",
                 compact=True,
@@ -164,7 +183,9 @@ class BrowseScreen(Screen[None]):
                     )
                     for q in items:
                         prompt = (q.zh.prompt if zh and q.zh else q.prompt).split("\n")[0]
-                        topic_node.add_leaf(f"[{q.kind[0]}] {prompt[:60]}", data=q.id)
+                        # Text, not a str: "[c]" would be read as markup and vanish.
+                        label = Text.assemble((KIND_TAGS[q.kind], "dim"), " ", prompt[:60])
+                        topic_node.add_leaf(label, data=q.id)
 
     @on(Input.Changed, "#search")
     @on(Select.Changed)

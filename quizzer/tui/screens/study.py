@@ -16,7 +16,13 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
-from quizzer.content.models import OPTION_LETTERS, ChoiceQuestion, NumericQuestion, RecallQuestion
+from quizzer.content.models import (
+    OPTION_LETTERS,
+    ChoiceQuestion,
+    CodeQuestion,
+    NumericQuestion,
+    RecallQuestion,
+)
 from quizzer.grading.answers import AnswerError, parse_answer
 from quizzer.grading.calc import format_number
 from quizzer.progress.scheduling import Grade
@@ -159,6 +165,9 @@ class StudyScreen(Screen[None]):
         if current is None:
             self.finish()
             return
+        if isinstance(current.question, CodeQuestion):
+            self.open_exercise(current)
+            return
         self.show_question(current)
         q = current.question
         box = self.query_one("#answer", AnswerInput)
@@ -170,6 +179,42 @@ class StudyScreen(Screen[None]):
             box.placeholder = "Type your answer if you like; Enter or Space reveals"
         self.query_one("#feedback", Static).update("")
         box.focus()
+
+    def open_exercise(self, current: Current) -> None:
+        """A code question opens the exercise screen (editor, checks, solution, rating)."""
+        from quizzer.tui.screens.exercise import ExerciseScreen
+
+        assert self.session is not None
+        self.query_one("#progress", ProgressBar).update(
+            total=max(self.session.total, 1), progress=self.session.position
+        )
+        screen = ExerciseScreen(
+            self.session,
+            current,
+            title=self.session_title,
+            mock=self.is_mock,
+            deadline=self.deadline,
+        )
+        self.app.push_screen(screen, self.exercise_closed)
+
+    def exercise_closed(self, result: str | None) -> None:
+        """Back from the exercise screen: next question, or leave, or the mock's end."""
+        assert self.session is not None
+        if result == "answered" and self.mock_ratings is not None:
+            current = self.session.current
+            assert current is not None and current.outcome is not None
+            try:
+                self.mock_ratings.answered(current.outcome)
+            except StoreError as exc:
+                self.notify(str(exc), severity="error", timeout=10)
+        if result == "left":
+            self.action_back()
+        elif result == "time":
+            self.deadline = None
+            self.notify("Time is up.", severity="warning")
+            self.finish()
+        else:
+            self.show_next()
 
     def show_question(self, current: Current) -> None:
         """The progress, chips, prompt and options of ``current``, with the answer box open."""
@@ -278,13 +323,15 @@ class StudyScreen(Screen[None]):
         elif isinstance(q, NumericQuestion):
             assert current.attempt is not None
             body = current.attempt.worked(zh.worked if zh and zh.worked else None)
-        else:
+        elif isinstance(q, RecallQuestion):
             answer = zh.answer if zh and zh.answer else q.answer
             points = zh.key_points if zh and zh.key_points else q.key_points
             body = answer + "\n\n**Key points**\n\n" + "\n".join(f"- {p}" for p in points)
             if self.rating_phase:
                 typed = current.answer or "(blank)"
                 body = f"**Your answer**\n\n{typed}\n\n**Model answer**\n\n{body}"
+        else:  # code exercises reveal on their own screen
+            body = ""
         self.query_one("#reveal", Markdown).update(body)
         self.query_one("#links", Static).update(article_links(self.qapp.bank, q, lang))
         box = self.query_one("#answer", AnswerInput)
@@ -417,6 +464,8 @@ class StudyScreen(Screen[None]):
             Text(f"⏱ {minutes:02d}:{seconds:02d}", style="bold red" if left < 60 else "bold")
         )
         if left <= 0 and self.session is not None:
+            if self.app.screen is not self:
+                return  # the exercise screen on top ends the mock itself (or a dialog is open)
             self.deadline = None
             self.notify("Time is up.", severity="warning")
             self.finish()
