@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from quizzer.content.bank import Bank, suggest
+from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion, RecallQuestion
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
@@ -32,6 +32,7 @@ class MockPlan:
     company: str
     questions: list[AnyQuestion]
     message: str = ""
+    """Why there are no questions, or (with questions) a notice to show before starting."""
     tier_mates: list[str] = field(default_factory=list)
 
 
@@ -56,15 +57,27 @@ def assemble_mock(
 ) -> MockPlan:
     """Pick and order the questions of a mock for ``company``."""
     if company not in bank.companies:
-        return MockPlan(
-            company, [], f"unknown company {company!r}{suggest(company, bank.companies)}"
-        )
+        from quizzer.content.keys import unknown_key_message
+
+        return MockPlan(company, [], unknown_key_message(bank, "companies", company))
     tagged = [q for q in bank.questions if any(t.key == company for t in q.companies)]
+    message, mates = "", []
     if not tagged:
+        # As the README promises: the closest tier-mates' questions stand in.
         mates = tier_mates(bank, company)
         name = bank.companies[company].name_en
-        hint = f" Closest tier-mates with questions: {', '.join(mates)}." if mates else ""
-        return MockPlan(company, [], f"No question in the bank is tagged {name} yet.{hint}", mates)
+        if not mates:
+            return MockPlan(
+                company,
+                [],
+                f"No question in the bank is tagged {name} yet, nor any company of its tier "
+                f"({bank.companies[company].tier}); `quizzer keys companies` lists those that are.",
+            )
+        message = (
+            f"No question in the bank is tagged {name} yet; this mock asks those of its closest "
+            f"tier-mates: {', '.join(mates)}."
+        )
+        tagged = [q for q in bank.questions if any(t.key in mates for t in q.companies)]
     rng = random.Random(seed if seed is not None else f"{company}")
     count = max(MIN_QUESTIONS, min(MAX_QUESTIONS, round(minutes / MINUTES_PER_QUESTION)))
     topics = {t for q in tagged for t in q.topics}
@@ -84,7 +97,7 @@ def assemble_mock(
             for kind in ("recall", "choice", "numeric"):
                 if by_kind[kind]:
                     ordered.append(by_kind[kind].pop(0))
-    return MockPlan(company, ordered)
+    return MockPlan(company, ordered, message, mates)
 
 
 class MockRatings:

@@ -88,6 +88,8 @@ class QuizzerApp(App[None]):
 
             company, minutes = self.start_mock
             plan = assemble_mock(self.bank, self.store, company, minutes)
+            if plan.message:
+                self.notify(plan.message)
             self.start_study(
                 plan.questions,
                 mode="mock",
