@@ -221,10 +221,13 @@ class DashboardScreen(Screen[None]):
                 if not plan.questions:
                     self.notify(plan.message, severity="warning")
                     return
-                if plan.message:
-                    self.notify(plan.message)
                 app.start_study(
-                    plan.questions, mode="mock", title=f"Mock: {key}", timed_minutes=45, company=key
+                    plan.questions,
+                    mode="mock",
+                    title=f"Mock: {key}",
+                    timed_minutes=45,
+                    company=key,
+                    notice=plan.message,
                 )
 
         self.app.push_screen(PickerModal("company"), chosen)
