@@ -39,7 +39,7 @@ class TracksError(ValueError):
 
 
 def _names(en: str, zh: str | None) -> str:
-    return en if not zh or zh == en else f"{en} · {zh}"
+    return en if not zh or zh.casefold() == en.casefold() else f"{en} · {zh}"
 
 
 def key_rows(bank: Bank, kind: str) -> list[KeyRow]:

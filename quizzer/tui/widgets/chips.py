@@ -52,6 +52,10 @@ def pack_chips(items: list[tuple[str, str]], width: int, max_lines: int = 2) -> 
         while len(last) > 1 and used(last) + cell_len(f" +{left}") > width:
             last.pop()
             left += 1
+        room = width - cell_len(f" +{left}") - used(last[:-1]) - (1 if len(last) > 1 else 0)
+        label, style = last[-1]
+        if cell_len(label) > room:  # a lone long chip gives way to the count
+            last[-1] = (set_cell_size(label, max(1, room - 1)) + "…", style)
     texts = []
     for number, line in enumerate(lines, 1):
         text = Text(" ").join(Text(label, style=style) for label, style in line)
