@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -91,7 +92,7 @@ class BrowseScreen(Screen[None]):
     """The question browser."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back (clears the filters first)"),
+        Binding("escape", "back", "Back / clear"),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("s", "study_selection", "Study these"),
         Binding("o", "open_article", "Open article"),
@@ -183,7 +184,7 @@ class BrowseScreen(Screen[None]):
         tree = self.query_one("#tree", Tree)
         tree.clear()
         label = f"Question bank ({len(questions)})"
-        tree.root.set_label(label + (" · " + " · ".join(active) if active else ""))
+        tree.root.set_label(Text(label + (" · " + " · ".join(active) if active else "")))
         tree.root.expand()
         open_modules = bool(active) or len(questions) < 60
         open_topics = bool(active) and len(questions) <= EXPAND_ALL_UP_TO
@@ -219,7 +220,8 @@ class BrowseScreen(Screen[None]):
                     )
                     for q in items:
                         prompt = " ".join(sample_prompt(q, app.language).split())
-                        topic_node.add_leaf(f"[{q.kind[0]}] {prompt[:60]}", data=q.id)
+                        # Text, not markup: "[r]" and a prompt's own brackets stay as written.
+                        topic_node.add_leaf(Text(f"[{q.kind[0]}] {prompt[:60]}"), data=q.id)
 
     @on(Input.Changed, "#search")
     @on(Select.Changed)
