@@ -38,7 +38,7 @@ def test_garbage_at_prompts_is_explained_and_asked_again(mini_bank: Path) -> Non
     assert result.returncode == 0, result.stderr
     assert "? pick an option" in result.stdout
     assert "? type 1-4" in result.stdout
-    assert "did you mean GB/s?" in result.stdout
+    assert "did you mean GB?" in result.stdout  # a bytes question: GB, not GB/s
     assert "Traceback" not in result.stdout + result.stderr
 
 

@@ -65,11 +65,12 @@ def test_mock_self_rating_asks_again_after_garbage(mini_bank: Path) -> None:
     store.close()
 
 
-def test_mock_for_a_company_with_no_questions_offers_tier_mates(mini_bank: Path) -> None:
-    result = run_quizzer("mock", "--company", "alibaba", "--plain")
-    assert result.returncode == 1
+def test_mock_for_a_company_with_no_questions_asks_its_tier_mates(mini_bank: Path) -> None:
+    result = run_quizzer("mock", "--company", "alibaba", "--plain", "--minutes", "1", input="")
+    assert result.returncode == 0, result.stderr
     assert "No question in the bank is tagged Alibaba" in result.stderr
-    assert "bytedance" in result.stderr  # a T0 company that has questions
+    assert "tier-mates: bytedance" in result.stderr  # a T0 company that has questions
+    assert "Mock interview: Alibaba" in result.stdout
 
 
 def test_apkg_imports_into_a_real_anki_collection(mini_bank: Path, tmp_path: Path) -> None:

@@ -16,6 +16,13 @@ def bank_dir() -> Path:
     return Path(question_bank.__file__).resolve().parent
 
 
+def is_installed_copy(path: Path) -> bool:
+    """Whether ``path`` lies inside an installed package tree (site-packages or, on Debian,
+    dist-packages): files there belong to the installer, not to the user."""
+    parts = {part.lower() for part in Path(os.path.abspath(path)).parts}
+    return bool(parts & {"site-packages", "dist-packages"})
+
+
 def db_path() -> Path:
     """The progress database: ``QUIZZER_DB`` if set, else quizzer.db in the user data dir."""
     override = os.environ.get("QUIZZER_DB")

@@ -69,11 +69,16 @@ def validate(no_solutions: bool) -> None:
 
 @click.command(name="list")
 @filter_options
-@click.option("--search", help="Text to look for in id, prompt and explanation.")
+@click.option(
+    "--search",
+    help="A phrase to look for in the id, prompt, answer, key points, options and explanation "
+    "(English and Chinese), ignoring case, spaces, hyphens and punctuation.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of full questions.")
 def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
-    """List questions, filtered."""
+    """List questions, filtered; numeric prompts show sample values (seed 0)."""
     from quizzer.content.views import matches, question_json
+    from quizzer.grading.samples import sample_prompt
 
     bank = open_bank()
     check_filter_keys(bank, filters)
@@ -82,7 +87,7 @@ def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
         echo_json([question_json(bank, q) for q in found])
         return
     for q in found:
-        first_line = " ".join(q.prompt.split())
+        first_line = " ".join(sample_prompt(q).split())
         if len(first_line) > 70:
             first_line = first_line[:69] + "…"
         click.echo(f"{q.id:<44} {q.kind:<8} d{q.difficulty}  {first_line}")
@@ -93,7 +98,8 @@ def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
 @click.argument("question_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON, with the card's state.")
 def show(question_id: str, as_json: bool) -> None:
-    """Show one question with its answer, explanation and links."""
+    """Show one question with its answer, explanation and links (a numeric one with sample
+    values, its answer and worked solution)."""
     from quizzer.content.bank import suggest
     from quizzer.content.views import question_json
 
@@ -103,7 +109,10 @@ def show(question_id: str, as_json: bool) -> None:
         fail(f"no question {question_id!r}{suggest(question_id, bank.by_id)}", 2)
     data = question_json(bank, q)
     data["card"] = card_json(q.id)
+    sample = sample_draw(q)
     if as_json:
+        if sample is not None:
+            data["sample"] = sample
         echo_json(data)
         return
     from quizzer.content.models import CodeQuestion
@@ -118,7 +127,33 @@ def show(question_id: str, as_json: bool) -> None:
             solution = reference_solution(q)
         except ExerciseError as exc:
             solution = f"(cannot load it: {exc})"
-    click.echo(question_text(bank, q, data["card"], solution))
+    shown = None if sample is None else (sample["prompt"], sample["answer"], sample["worked"])
+    click.echo(question_text(bank, q, data["card"], sample=shown, solution=solution))
+
+
+def sample_draw(q: Any) -> dict[str, Any] | None:
+    """A numeric question's sample draw (seed, prompt, answer with unit, worked solution), or
+    None for other kinds and for a draw its solution cannot compute."""
+    from quizzer.content.models import NumericQuestion
+    from quizzer.grading.calc import CalcError, with_unit
+    from quizzer.grading.samples import SAMPLE_SEED, sample_attempt
+
+    if not isinstance(q, NumericQuestion):
+        return None
+    attempt = sample_attempt(q)
+    if attempt is None:
+        return None
+    try:
+        prompt, worked = attempt.prompt(), attempt.worked()
+    except CalcError:
+        return None
+    return {
+        "seed": SAMPLE_SEED,
+        "params": attempt.params_json(),
+        "prompt": prompt,
+        "answer": with_unit(attempt.answer, q.unit),
+        "worked": worked,
+    }
 
 
 @click.command()
@@ -154,7 +189,9 @@ def schema(markdown: bool, write: bool) -> None:
 
     if write:
         from quizzer.base.paths import bank_dir
+        from quizzer.cli.common import refuse_installed_bank
 
+        refuse_installed_bank("schema --write")
         for path in write_generated(bank_dir()):
             click.echo(f"wrote {path}")
         return

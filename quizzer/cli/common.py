@@ -117,8 +117,8 @@ def filter_options(func: Any) -> Any:
 
 
 def check_filter_keys(bank: Bank, filters: dict[str, Any]) -> None:
-    """Exit 2 with a suggestion when a filter names an unknown key."""
-    from quizzer.content.bank import suggest
+    """Exit 2 listing the closest keys when a filter names an unknown one."""
+    from quizzer.content.keys import unknown_key_message
 
     tables: dict[str, dict[str, Any]] = {
         "topics": bank.topics,
@@ -128,4 +128,20 @@ def check_filter_keys(bank: Bank, filters: dict[str, Any]) -> None:
     for name, table in tables.items():
         for key in filters.get(name, ()):
             if key not in table:
-                fail(f"unknown {name[:-1]} {key!r}{suggest(key, table)}", 2)
+                fail(unknown_key_message(bank, name, key), 2)
+
+
+def refuse_installed_bank(command: str) -> None:
+    """Exit 1 when the bank is the copy installed with the package (in site-packages): a
+    command that writes into the bank belongs in a clone, where the change can be committed,
+    and an upgrade would silently replace anything written there."""
+    from quizzer.base.paths import bank_dir, is_installed_copy
+
+    bank = bank_dir()
+    if is_installed_copy(bank):
+        fail(
+            f"`quizzer {command}` writes into the question bank, and {bank} is the copy installed "
+            "with the package, which the next upgrade replaces. Run it in a clone of the "
+            "quizzer repository (git clone, then pip install -e .), or point --bank at a bank "
+            "you edit: quizzer --bank DIR " + command
+        )

@@ -120,9 +120,11 @@ def import_reviews(source: Path) -> None:
 @click.option("--article", help="Article key from articles.yaml.")
 def new(kind: str | None, topic: str | None, article: str | None) -> None:
     """Append a valid question stub to the right file (asks for what you leave out)."""
-    from quizzer.content.bank import suggest
+    from quizzer.cli.common import refuse_installed_bank
+    from quizzer.content.keys import unknown_key_message
     from quizzer.content.scaffold import ScaffoldError, append_stub
 
+    refuse_installed_bank("new")
     bank = open_bank(allow_placeholders=True)  # other stubs may still wait to be filled in
     if kind is None:
         kind = click.prompt(
@@ -130,12 +132,12 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
         )
     while topic not in bank.topics:
         if topic is not None:
-            click.echo(f"unknown topic {topic!r}{suggest(topic, bank.topics)}", err=True)
-        topic = click.prompt("Topic key (see question_bank/topics.yaml)")
+            click.echo(unknown_key_message(bank, "topics", topic), err=True)
+        topic = click.prompt("Topic key (`quizzer keys topics` lists them)")
     while article not in bank.articles:
         if article is not None:
-            click.echo(f"unknown article {article!r}{suggest(article, bank.articles)}", err=True)
-        article = click.prompt("Article key (see question_bank/articles.yaml)")
+            click.echo(unknown_key_message(bank, "articles", article), err=True)
+        article = click.prompt("Article key (`quizzer keys articles` lists them)")
     assert topic is not None and article is not None and kind is not None
     try:
         question_id, path, line = append_stub(bank, kind, topic, article)

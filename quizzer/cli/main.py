@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from quizzer import __version__
-from quizzer.cli import bank, calc, data, exercise, fsrs, review, study
+from quizzer.cli import bank, calc, data, exercise, fsrs, keys, review, study
 from quizzer.cli.common import fail
 
 
@@ -25,13 +25,16 @@ class QuizzerGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Turn a storage problem anywhere (disk full, DB locked) into a message, not a
-        traceback."""
+        traceback; a reader that stopped early (`quizzer list | head`) ends the command
+        quietly with exit 0."""
         import sqlite3
 
         from quizzer.progress.store import StoreError
 
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            stop_writing_to_closed_pipe()
         except StoreError as exc:
             fail(str(exc))
         except sqlite3.Error as exc:
@@ -39,6 +42,19 @@ class QuizzerGroup(click.Group):
             from quizzer.progress.dbopen import explain
 
             fail(explain(exc, db_path(), "use"))
+
+
+def stop_writing_to_closed_pipe() -> None:
+    """Exit 0 after the reader of stdout went away: what is still buffered goes to devnull, so
+    Python's flush at exit does not fail again and print an error (the standard recipe)."""
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a real file (a test runner's buffer): nothing to flush later
+    sys.exit(0)
 
 
 @click.group(cls=QuizzerGroup, invoke_without_command=True)
@@ -83,6 +99,7 @@ for command in (
     bank.list_questions,
     bank.show,
     bank.coverage,
+    keys.keys,
     bank.schema,
     calc.solve,
     calc.check,

@@ -40,15 +40,24 @@ def weak(by: str, limit: int, as_json: bool) -> None:
         return
     click.echo(f"{'':<4}{by:<30} {'score':>5} {'acc':>5} {'recall':>6} {'lapses':>6}  questions")
     for index, row in enumerate(rows, 1):
+        acc = "—" if row.accuracy is None else f"{row.accuracy:.0%}"
         click.echo(
-            f"{index:<4}{row.key:<30} {row.score:5.2f} {row.accuracy:5.0%} "
+            f"{index:<4}{row.key:<30} {row.score:5.2f} {acc:>5} "
             f"{row.mean_retrievability:6.0%} {row.lapses:6d}  {row.reviewed}"
         )
-    click.echo("\nStudy them: quizzer drill --weak")
+    click.echo(
+        "\nacc: reviews of the last 60 days not rated Again (as in quizzer stats); recall: mean "
+        "recall probability now.\nStudy them: quizzer drill --weak"
+    )
 
 
 @click.command()
-@click.option("--company", required=True, help="Company key, e.g. bytedance.")
+@click.option(
+    "--company",
+    required=True,
+    help="Company key, e.g. bytedance (`quizzer keys companies` lists them). A company with no "
+    "tagged questions gets those of its closest tier-mates.",
+)
 @click.option(
     "--minutes",
     type=click.FloatRange(min=0.1),
@@ -76,6 +85,8 @@ def mock(company: str, minutes: float, plain: bool, lang: str | None) -> None:
     plan = assemble_mock(bank, store, company, minutes)
     if not plan.questions:
         fail(plan.message, 2 if company not in bank.companies else 1)
+    if plan.message:
+        click.echo(plan.message, err=True)
     language = lang or stored_setting(store, "language")
     if plain or not sys.stdin.isatty():
         from quizzer.cli.plain_mock import run_plain_mock

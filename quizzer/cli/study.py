@@ -108,15 +108,18 @@ def stats(as_json: bool) -> None:
         f"retention (30d): {'—' if retention is None else f'{retention:.0%}'}\n"
         f"Leeches: {', '.join(data['leeches']) or 'none'}"
     )
-    click.echo("\nTopics reviewed (accuracy, mean recall):")
-    for row in data["topics"]:
-        if row["reviewed"]:
-            acc = "—" if row["accuracy"] is None else f"{row['accuracy']:.0%}"
-            r = row["mean_retrievability"]
-            click.echo(
-                f"  {row['key']:<28} {row['reviewed']:>3}/{row['questions']:<3} {acc:>5}  "
-                f"{'—' if r is None else f'{r:.0%}'}"
-            )
+    reviewed = [row for row in data["topics"] if row["reviewed"]]
+    if not reviewed:
+        return
+    click.echo(f"\nTopics, weakest first:\n  {'topic':<28} {'seen':>7} {'acc':>5} {'recall':>7}")
+    for row in reviewed:
+        acc = "—" if row["accuracy"] is None else f"{row['accuracy']:.0%}"
+        r = row["mean_retrievability"]
+        seen = f"{row['reviewed']}/{row['questions']}"
+        click.echo(f"  {row['key']:<28} {seen:>7} {acc:>5} {'—' if r is None else f'{r:.0%}':>7}")
+    click.echo(
+        "acc: reviews of the last 60 days not rated Again; recall: mean recall probability now."
+    )
 
 
 @click.command()

@@ -26,11 +26,25 @@ def links_text(bank: Bank, q: AnyQuestion) -> str:
 
 
 def question_text(
-    bank: Bank, q: AnyQuestion, card: dict[str, Any] | None = None, solution: str | None = None
+    bank: Bank,
+    q: AnyQuestion,
+    card: dict[str, Any] | None = None,
+    sample: tuple[str, str, str] | None = None,
+    solution: str | None = None,
 ) -> str:
-    """A question with its answer, explanation, tags and links, for `quizzer show`
-    (``solution``: a code exercise's reference solution)."""
-    lines = [f"{q.id}  [{q.kind}, difficulty {q.difficulty}]", "", q.prompt.rstrip(), ""]
+    """A question with its answer, explanation, tags and links, for `quizzer show`.
+    ``sample``: a numeric question's (prompt, answer, worked solution) for one draw of its
+    parameters, shown instead of the raw template; ``solution``: a code exercise's reference
+    solution."""
+    prompt = sample[0] if sample else q.prompt
+    lines = [f"{q.id}  [{q.kind}, difficulty {q.difficulty}]", "", prompt.rstrip(), ""]
+    if sample:
+        lines += [
+            f"Answer for these sample values: {sample[1]}",
+            sample[2].rstrip(),
+            f"(Each attempt draws new values; `quizzer solve {q.id}` shows another draw.)",
+            "",
+        ]
     if isinstance(q, ChoiceQuestion):
         for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
             mark = "*" if letter in q.correct else " "

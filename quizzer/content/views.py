@@ -6,6 +6,7 @@ from typing import Any
 
 from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion
+from quizzer.content.search import matches_search
 
 
 def question_json(bank: Bank, q: AnyQuestion) -> dict[str, Any]:
@@ -46,7 +47,8 @@ def matches(
     modules: tuple[int, ...] = (),
     search: str | None = None,
 ) -> bool:
-    """Whether a question passes every given filter (an empty filter passes everything)."""
+    """Whether a question passes every given filter (an empty filter passes everything);
+    ``search`` is quizzer.content.search's word search."""
     if topics and not set(topics) & set(q.topics):
         return False
     if companies and not set(companies) & {t.key for t in q.companies}:
@@ -59,14 +61,7 @@ def matches(
         return False
     if modules and bank.module_of(q) not in modules:
         return False
-    if search:
-        needle = search.casefold()
-        hay = [q.id, q.prompt, q.explanation]
-        if q.zh is not None:
-            hay.append(q.zh.prompt)
-        if not any(needle in text.casefold() for text in hay):
-            return False
-    return True
+    return matches_search(q, search)
 
 
 def coverage(bank: Bank) -> dict[str, list[dict[str, Any]]]:

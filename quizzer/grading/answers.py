@@ -41,6 +41,8 @@ class Parsed:
     """True when no unit was typed and the question's unit was assumed."""
     typed_value: float
     """The number as typed, in the user's own unit."""
+    read_as: str | None = None
+    """The unit as understood when the user typed it in another case (``gb`` -> ``GB``)."""
 
 
 _NUMBER_E = re.compile(r"(?<=[0-9.])[eE](?=[+-]?[0-9])")
@@ -121,11 +123,11 @@ def _unit_and_multiplier(unit_text: str, expected: Unit) -> tuple[float, Unit | 
     head, _, rest = unit_text.partition(" ")
     if rest and head in COUNT_SUFFIXES:
         try:
-            return COUNT_SUFFIXES[head], parse_unit(rest), rest.strip()
+            return COUNT_SUFFIXES[head], parse_unit(rest, expected.dim), rest.strip()
         except UnitError:
             pass
     try:
-        return 1.0, parse_unit(unit_text), unit_text
+        return 1.0, parse_unit(unit_text, expected.dim), unit_text
     except UnitError as exc:
         raise AnswerError(str(exc)) from None
 
@@ -155,4 +157,5 @@ def parse_answer(text: str, expected_unit: str) -> Parsed:
         assumed = False
     if not math.isfinite(value):
         raise AnswerError("not a finite number")
-    return Parsed(value=value, unit=shown, assumed_unit=assumed, typed_value=typed)
+    read_as = unit.name if unit is not None and unit.name != unit_name else None
+    return Parsed(value=value, unit=shown, assumed_unit=assumed, typed_value=typed, read_as=read_as)

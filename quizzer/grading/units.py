@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 Dim = tuple[int, int, int, int]
@@ -137,30 +137,65 @@ class UnitError(ValueError):
 
 
 _SPLIT = re.compile(r"\s*([/*·])\s*")
+_LOWER_BYTES = re.compile(r"([kmgtpe])(i?)(b|bytes?)")
+"""`gb`, `gib`, `mbytes`: an all-lowercase prefixed byte unit, read as bytes (GB, GiB, MB).
+Strict SI would make `gb` gigabits, but nobody types that meaning it; bits are written `Gb`,
+`Gbit` or, for rates, `Gbps`."""
 
 
-def parse_unit(text: str) -> Unit:
-    """Read a unit such as ``GiB``, ``GB/s``, ``TFLOP/s`` or ``B/token``."""
+def _resolve(part: str, want: Dim | None) -> Unit:
+    """One unit name: exact, or a lowercase byte unit, or a unique case-insensitive match
+    (preferring the wanted dimension). Raises UnitError saying why not."""
+    table = unit_table()
+    lowered = _LOWER_BYTES.fullmatch(part)
+    if lowered:
+        prefix, binary, _ = lowered.groups()
+        canonical = f"{'K' if prefix == 'k' and not binary else prefix.upper()}{binary}B"
+        return replace(table[canonical], name=canonical)
+    if part in table:
+        return table[part]
+    same: dict[tuple[float, Dim], Unit] = {}
+    for name, unit in table.items():
+        if name.lower() == part.lower():
+            same.setdefault((unit.factor, unit.dim), replace(unit, name=name))
+    if want is not None and len(same) > 1:
+        same = {k: u for k, u in same.items() if u.dim == want} or same
+    if len(same) == 1:
+        return next(iter(same.values()))
+    if same:
+        names = " or ".join(sorted(u.name for u in same.values()))
+        raise UnitError(f"{part!r} could be {names}: write it with its capitals (B bytes, b bits)")
+    raise UnitError(f"unknown unit {part!r}{suggest_unit(part, want)}")
+
+
+def parse_unit(text: str, want: Dim | None = None) -> Unit:
+    """Read a unit such as ``GiB``, ``GB/s``, ``TFLOP/s`` or ``B/token``. ``want``: the
+    dimension the caller expects, which settles a unit typed in the wrong case (``tflops``)
+    and steers the "did you mean" suggestion. The returned unit's name is the unit as
+    understood (``gb`` comes back as ``GB``)."""
     text = text.strip()
     table = unit_table()
-    if text in table:
+    if text in table and not _LOWER_BYTES.fullmatch(text):
         return table[text]
     if not text:
         raise UnitError("empty unit")
     parts = _SPLIT.split(text)
     factor, dim = 1.0, [0, 0, 0, 0]
     op = "*"
+    names = []
     for index, part in enumerate(parts):
         if index % 2 == 1:
             op = part
+            names.append(part)
             continue
-        unit = table.get(part)
-        if unit is None:
-            raise UnitError(f"unknown unit {part!r}{suggest_unit(part)}")
+        unit = _resolve(part, want if len(parts) == 1 else None)
+        names.append(unit.name)
         sign = -1 if op == "/" else 1
         factor = factor * unit.factor if sign > 0 else factor / unit.factor
         dim = [d + sign * e for d, e in zip(dim, unit.dim, strict=True)]
-    return Unit(text, factor, (dim[0], dim[1], dim[2], dim[3]))
+    recased = [n for n, p in zip(names, parts, strict=True) if n != p]
+    name = "".join(names) if recased else text
+    return Unit(name, factor, (dim[0], dim[1], dim[2], dim[3]))
 
 
 COMMON_UNITS = [
@@ -204,12 +239,19 @@ COMMON_UNITS = [
 ]
 
 
-def suggest_unit(text: str) -> str:
-    """' (did you mean X?)' for the closest common unit, or ''."""
+def suggest_unit(text: str, want: Dim | None = None) -> str:
+    """' (did you mean X?)' for the closest common unit, or ''. With ``want``, units of that
+    dimension come first: `GBs` on a question in bytes suggests GB, on one in GB/s, GB/s."""
     squashed = text.replace(" ", "")
-    close = difflib.get_close_matches(squashed, COMMON_UNITS, n=1, cutoff=0.5)
-    if not close:
-        lowered = {u.lower(): u for u in COMMON_UNITS}
-        if squashed.lower() in lowered:
-            close = [lowered[squashed.lower()]]
-    return f" (did you mean {close[0]}?)" if close else ""
+    pools = [COMMON_UNITS]
+    if want is not None:
+        pools.insert(0, [u for u in COMMON_UNITS if parse_unit(u).dim == want])
+    for pool in pools:
+        close = difflib.get_close_matches(squashed, pool, n=1, cutoff=0.5)
+        if not close:
+            lowered = {u.lower(): u for u in pool}
+            if squashed.lower() in lowered:
+                close = [lowered[squashed.lower()]]
+        if close:
+            return f" (did you mean {close[0]}?)"
+    return ""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from quizzer.content.bank import Bank, suggest
+from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion, CodeQuestion, RecallQuestion
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
@@ -36,6 +36,7 @@ class MockPlan:
     company: str
     questions: list[AnyQuestion]
     message: str = ""
+    """Why there are no questions, or (with questions) a notice to show before starting."""
     tier_mates: list[str] = field(default_factory=list)
     exercise_minutes: float = 0.0
     """The time budgeted for the code exercise that ends the mock (0 when it has none)."""
@@ -62,15 +63,27 @@ def assemble_mock(
 ) -> MockPlan:
     """Pick and order the questions of a mock for ``company``."""
     if company not in bank.companies:
-        return MockPlan(
-            company, [], f"unknown company {company!r}{suggest(company, bank.companies)}"
-        )
+        from quizzer.content.keys import unknown_key_message
+
+        return MockPlan(company, [], unknown_key_message(bank, "companies", company))
     tagged = [q for q in bank.questions if any(t.key == company for t in q.companies)]
+    message, mates = "", []
     if not tagged:
+        # As the README promises: the closest tier-mates' questions stand in.
         mates = tier_mates(bank, company)
         name = bank.companies[company].name_en
-        hint = f" Closest tier-mates with questions: {', '.join(mates)}." if mates else ""
-        return MockPlan(company, [], f"No question in the bank is tagged {name} yet.{hint}", mates)
+        if not mates:
+            return MockPlan(
+                company,
+                [],
+                f"No question in the bank is tagged {name} yet, nor any company of its tier "
+                f"({bank.companies[company].tier}); `quizzer keys companies` lists those that are.",
+            )
+        message = (
+            f"No question in the bank is tagged {name} yet; this mock asks those of its closest "
+            f"tier-mates: {', '.join(mates)}."
+        )
+        tagged = [q for q in bank.questions if any(t.key in mates for t in q.companies)]
     rng = random.Random(seed if seed is not None else f"{company}")
     topics = {t for q in tagged for t in q.topics}
     related = [q for q in bank.questions if q not in tagged and topics & set(q.topics)]
@@ -97,9 +110,9 @@ def assemble_mock(
                 if by_kind[kind]:
                     ordered.append(by_kind[kind].pop(0))
     if exercise is None:
-        return MockPlan(company, ordered)
+        return MockPlan(company, ordered, message, mates)
     # Last, as interviews usually end: the hand-written operator.
-    return MockPlan(company, [*ordered, exercise], exercise_minutes=CODE_MINUTES)
+    return MockPlan(company, [*ordered, exercise], message, mates, exercise_minutes=CODE_MINUTES)
 
 
 class MockRatings:

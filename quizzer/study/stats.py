@@ -13,10 +13,11 @@ from typing import Any
 
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
-from quizzer.progress.records import LEECH_LAPSES, CardRow
+from quizzer.progress.records import LEECH_LAPSES, CardRow, RecentCounts
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.settings import stored_setting
 from quizzer.progress.store import Store
+from quizzer.study.accuracy import accuracy, recent_since
 from quizzer.study.session import due_queue, new_introduced_today, settings_from_store, start_of_day
 
 
@@ -52,15 +53,23 @@ def recall_map(store: Store, cards: dict[str, CardRow], now: datetime) -> dict[s
 
 
 def group_rows(
-    bank: Bank, cards: dict[str, CardRow], recall: dict[str, float], by: str
+    bank: Bank,
+    cards: dict[str, CardRow],
+    recall: dict[str, float],
+    by: str,
+    recent: dict[str, RecentCounts] | None = None,
 ) -> list[dict[str, Any]]:
-    """Per topic/company/article: questions, reviewed, accuracy, mean retrievability."""
+    """Per topic/company/article: questions, reviewed, accuracy (quizzer.study.accuracy's,
+    from ``recent``: store.recent_counts over its window), mean retrievability; the weakest
+    first (lowest mean recall probability, then lowest accuracy), groups not yet reviewed last
+    in key order."""
+    recent = recent or {}
     buckets: dict[str, dict[str, Any]] = defaultdict(
         lambda: {
             "questions": 0,
             "reviewed": 0,
-            "correct": 0,
-            "graded": 0,
+            "recent": 0,
+            "fails": 0,
             "lapses": 0,
             "r_sum": 0.0,
             "ids": [],
@@ -81,8 +90,10 @@ def group_rows(
             bucket["ids"].append(q.id)
             if row is not None and r is not None:
                 bucket["reviewed"] += 1
-                bucket["correct"] += row.correct
-                bucket["graded"] += row.graded
+                counts = recent.get(q.id)
+                if counts is not None:
+                    bucket["recent"] += counts.reviews
+                    bucket["fails"] += counts.fails
                 bucket["lapses"] += row.lapses
                 bucket["r_sum"] += r
     result = []
@@ -92,14 +103,19 @@ def group_rows(
                 "key": key,
                 "questions": b["questions"],
                 "reviewed": b["reviewed"],
-                "accuracy": b["correct"] / b["graded"] if b["graded"] else None,
+                "accuracy": accuracy(b["recent"], b["fails"]),
                 "mean_retrievability": b["r_sum"] / b["reviewed"] if b["reviewed"] else None,
                 "lapses": b["lapses"],
-                "graded": b["graded"],
+                "recent_reviews": b["recent"],
                 "question_ids": b["ids"],
             }
         )
-    return result
+
+    def weakest_first(row: dict[str, Any]) -> tuple[bool, float, float, str]:
+        r, acc = row["mean_retrievability"], row["accuracy"]
+        return (r is None, r or 0.0, 1.0 if acc is None else acc, row["key"])
+
+    return sorted(result, key=weakest_first)
 
 
 def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[int]:
@@ -168,11 +184,12 @@ def summary(
     }
     if detail:
         recall = recall_map(store, cards, now)
+        recent = store.recent_counts(recent_since(now))
         strip = ("question_ids",)
         for name, by in (("topics", "topic"), ("companies", "company")):
             result[name] = [
                 {k: v for k, v in row.items() if k not in strip}
-                for row in group_rows(bank, cards, recall, by)
+                for row in group_rows(bank, cards, recall, by, recent)
             ]
         result["forecast_14d"] = forecast(cards, now)
     return result

@@ -1,30 +1,30 @@
 """Weakness per topic, company or article, and a review session built from the weakest topics.
 
-score = 0.5 × (1 − recent accuracy) + 0.3 × (1 − mean retrievability) + 0.2 × min(1, lapses per
-reviewed question / 4)
+score = 0.5 × (1 − smoothed accuracy) + 0.3 × (1 − mean retrievability) + 0.2 × min(1, lapses
+per reviewed question / 4)
 
-Recent accuracy is the share of the group's reviews in the last 60 days not rated Again,
-smoothed with one success and one failure so a single review cannot dominate; mean
-retrievability is FSRS's recall probability now, averaged over the group's reviewed questions.
-Only groups with at least one reviewed question get a score.
+Accuracy is quizzer.study.accuracy's (the share of the group's reviews in the last 60 days not
+rated Again); the score smooths it with one pass and one fail so a single review cannot
+dominate, while what is shown is the plain share. Mean retrievability is FSRS's recall
+probability now, averaged over the group's reviewed questions. Only groups with at least one
+reviewed question get a score.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion
 from quizzer.progress.records import CardRow, RecentCounts
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.store import Store
+from quizzer.study.accuracy import accuracy, recent_since, smoothed_accuracy
 from quizzer.study.session import Filters, settings_from_store
 
-RECENT_DAYS = 60
 WEIGHTS = {"accuracy": 0.5, "retrievability": 0.3, "lapses": 0.2}
 
 
@@ -34,7 +34,8 @@ class Weakness:
 
     key: str
     score: float
-    accuracy: float
+    accuracy: float | None
+    """quizzer.study.accuracy's accuracy (None: no review in its window)."""
     reviews: int
     lapses: int
     mean_retrievability: float
@@ -46,7 +47,7 @@ class Weakness:
         return {
             "key": self.key,
             "score": round(self.score, 4),
-            "accuracy": round(self.accuracy, 4),
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
             "recent_reviews": self.reviews,
             "lapses": self.lapses,
             "mean_retrievability": round(self.mean_retrievability, 4),
@@ -73,8 +74,7 @@ def weaknesses(
     """Every group with reviews, weakest first (``cards``: already-read card rows, if any)."""
     scheduler = make_scheduler(settings_from_store(store))
     cards = store.cards() if cards is None else cards
-    since = iso(now - timedelta(days=RECENT_DAYS))
-    per_question = store.recent_counts(since)
+    per_question = store.recent_counts(recent_since(now))
     acc: dict[str, dict[str, Any]] = defaultdict(
         lambda: {"n": 0, "fails": 0, "lapses": 0, "r": 0.0, "reviewed": 0, "ids": []}
     )
@@ -94,16 +94,24 @@ def weaknesses(
             bucket["ids"].append(q.id)
     result = []
     for key, b in acc.items():
-        accuracy = (b["n"] - b["fails"] + 1) / (b["n"] + 2)
         mean_r = b["r"] / b["reviewed"]
         lapse_rate = min(1.0, b["lapses"] / b["reviewed"] / 4)
         score = (
-            WEIGHTS["accuracy"] * (1 - accuracy)
+            WEIGHTS["accuracy"] * (1 - smoothed_accuracy(b["n"], b["fails"]))
             + WEIGHTS["retrievability"] * (1 - mean_r)
             + WEIGHTS["lapses"] * lapse_rate
         )
         result.append(
-            Weakness(key, score, accuracy, b["n"], b["lapses"], mean_r, b["reviewed"], b["ids"])
+            Weakness(
+                key,
+                score,
+                accuracy(b["n"], b["fails"]),
+                b["n"],
+                b["lapses"],
+                mean_r,
+                b["reviewed"],
+                b["ids"],
+            )
         )
     result.sort(key=lambda w: (-w.score, w.key))
     return result

@@ -94,6 +94,7 @@ class QuizzerApp(App[None]):
                 title=f"Mock: {company}",
                 timed_minutes=minutes,
                 company=company,
+                notice=plan.message,
             )
 
     def start_study(
@@ -103,16 +104,23 @@ class QuizzerApp(App[None]):
         title: str = "Study",
         timed_minutes: float | None = None,
         company: str | None = None,
+        notice: str = "",
     ) -> None:
-        """Open a study (or mock) session over ``questions``."""
+        """Open a study (or mock) session over ``questions``; ``notice`` shows as it opens."""
         from quizzer.tui.screens.study import StudyScreen
 
         if not questions:
-            self.notify("Nothing to study here right now.", severity="warning")
+            # Through the screen: one with a status line shows it there, not as a toast.
+            self.screen.notify(notice or "Nothing to study here right now.", severity="warning")
             return
         self.push_screen(
             StudyScreen(
-                questions, mode=mode, title=title, timed_minutes=timed_minutes, company=company
+                questions,
+                mode=mode,
+                title=title,
+                timed_minutes=timed_minutes,
+                company=company,
+                notice=notice,
             )
         )
 

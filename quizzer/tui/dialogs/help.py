@@ -9,16 +9,51 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-GLOBAL_KEYS = [("?", "this help"), ("ctrl+q", "quit from anywhere"), ("escape", "back")]
+GLOBAL_KEYS = [("?, f1", "this help"), ("ctrl+q", "quit from anywhere"), ("escape", "back")]
 EXTRA = {
     "StudyScreen": [
-        ("enter", "submit; empty: reveal, counted as not answered"),
+        ("enter", "submit (empty: reveal, not answered); after the reveal: rate as suggested"),
         ("space", "reveal a recall question (empty answer box)"),
         ("1-4", "rate Again / Hard / Good / Easy (after the reveal)"),
         ("1-9", "type an option number for a choice question"),
-        ("ctrl+z", "undo the last rating (also u after the reveal)"),
+        ("ctrl+z", "undo the last rating"),
     ],
 }
+KEY_NAMES = {"exclamation_mark": "!", "comma": ",", "question_mark": "?", "slash": "/"}
+
+
+def help_rows(screen: Screen[object]) -> list[tuple[str, str]]:
+    """(keys, what they do) for ``screen``: each key once. Keys bound to the same action share
+    a row (`o, ctrl+o`); the notes in EXTRA replace a binding's short description; the global
+    keys come last, unless the screen binds that key itself."""
+    study = type(screen).__name__ == "StudyScreen"
+    by_action: dict[str, list[str]] = {}
+    texts: dict[str, str] = {}
+    for binding in getattr(screen, "BINDINGS", []):
+        if not hasattr(binding, "key") or not binding.description:
+            continue
+        if study and binding.key in ("1", "2", "3", "4"):
+            continue  # one "1-4" row in EXTRA
+        for key in binding.key.split(","):
+            shown = binding.key_display or KEY_NAMES.get(key, key)
+            keys = by_action.setdefault(binding.action, [])
+            if shown not in keys:
+                keys.append(shown)
+        texts.setdefault(binding.action, binding.description)
+    extra = dict(EXTRA.get(type(screen).__name__, []))
+    rows: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for action, keys in by_action.items():
+        keys = [k for k in keys if k not in seen]
+        if not keys:
+            continue
+        seen.update(keys)
+        note = next((extra.pop(k) for k in list(extra) if k in keys), None)
+        rows.append((", ".join(keys), note or texts[action]))
+    rows += [(key, text) for key, text in extra.items() if key not in seen]
+    seen.update(extra)
+    rows += [(key, text) for key, text in GLOBAL_KEYS if key not in seen]
+    return rows
 
 
 class HelpModal(ModalScreen[None]):
@@ -34,21 +69,8 @@ class HelpModal(ModalScreen[None]):
         table = Table(box=None, show_header=False, padding=(0, 2))
         table.add_column(style="bold")
         table.add_column()
-        seen = set()
-        for binding in getattr(self.under, "BINDINGS", []):
-            if not hasattr(binding, "key"):
-                continue
-            key = binding.key_display or binding.key
-            if key in ("1", "2", "3", "4") and type(self.under).__name__ == "StudyScreen":
-                continue
-            if (key, binding.description) in seen or not binding.description:
-                continue
-            seen.add((key, binding.description))
-            table.add_row(
-                key.replace("exclamation_mark", "!").replace("comma", ","), binding.description
-            )
-        for key, text in EXTRA.get(type(self.under).__name__, []) + GLOBAL_KEYS:
-            table.add_row(key, text)
+        for keys, text in help_rows(self.under):
+            table.add_row(keys, text)
         name = type(self.under).__name__.removesuffix("Screen")
         with Vertical(id="help-box"):
             yield Static(f"Keys · {name}  (escape closes)", classes="section-title")

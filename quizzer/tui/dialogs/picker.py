@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quizzer.content.search import text_matches
+
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
 
@@ -57,7 +59,9 @@ class PickerModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
             yield Static(
-                f"Choose a {self.by} (type to filter, Enter to start)", classes="section-title"
+                f"Choose {'an' if self.by[0] in 'aeiou' else 'a'} {self.by} "
+                "(type to filter, Enter to start)",
+                classes="section-title",
             )
             yield Input(placeholder="filter…", id="picker-filter", compact=True)
             yield OptionList(id="picker-list")
@@ -70,9 +74,8 @@ class PickerModal(ModalScreen[str | None]):
         """Show the entries matching ``needle``."""
         options = self.query_one("#picker-list", OptionList)
         options.clear_options()
-        needle = needle.casefold()
         for key, label, count in self.entries():
-            if needle in key.casefold() or needle in label.casefold():
+            if text_matches(needle, key, label):
                 options.add_option(Option(f"{label}  [dim]{key} · {count}[/dim]", id=key))
         if options.option_count:
             options.highlighted = 0

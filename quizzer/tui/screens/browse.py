@@ -1,4 +1,10 @@
-"""Browse the bank as a tree (module → chapter → topic → question) with filters and search."""
+"""Browse the bank as a tree (module → chapter → topic → question) with filters and search.
+
+Searching or filtering opens the tree down to the matching questions; the root names every
+filter in force, and Esc clears them before it leaves. Down from the search box or a filter
+goes to the results (Enter or Space opens a filter's list), so moving through the bar never
+changes a filter by accident.
+"""
 
 from __future__ import annotations
 
@@ -20,9 +26,14 @@ from quizzer.content.models import (
     NumericQuestion,
     RecallQuestion,
 )
+from quizzer.grading.samples import sample_prompt
 from quizzer.study.session import Filters
+from quizzer.tui.links import open_link
+from quizzer.tui.widgets.status import StatusLine
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
@@ -38,7 +49,7 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
         f"### {q.id}",
         f"*{q.kind} · difficulty {q.difficulty}*",
         "",
-        zh.prompt if zh else q.prompt,
+        sample_prompt(q, app.language),
     ]
     if isinstance(q, ChoiceQuestion):
         options = zh.options if zh and zh.options else q.options
@@ -55,7 +66,8 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
     elif isinstance(q, NumericQuestion):
         parts += [
             "",
-            f"*Answer in {q.unit}; parameters are drawn per attempt (`quizzer solve {q.id}`).*",
+            f"*Sample values; each attempt draws new ones. Answer in {q.unit} "
+            f"(`quizzer solve {q.id}` shows a draw with its answer).*",
         ]
     elif isinstance(q, CodeQuestion):
         parts += [
@@ -79,13 +91,30 @@ def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
     return "\n".join(parts)
 
 
+EXPAND_ALL_UP_TO = 150
+"""A search or filter with at most this many matches opens every branch down to the questions;
+with more, modules and chapters open and topics stay closed."""
+
+
+class FilterSelect(Select[object]):
+    """A filter of the bar: Enter or Space opens its list; Down goes on to the results
+    instead, so Tab then Down never picks a value unseen."""
+
+    BINDINGS = [
+        Binding("enter,space,up", "show_overlay", "Show menu", show=False),
+        Binding("down", "screen.results", "Results", show=False),
+    ]
+
+
 class BrowseScreen(Screen[None]):
     """The question browser."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
+        Binding("escape", "back", "Back / clear"),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("s", "study_selection", "Study these"),
+        Binding("o", "open_article", "Open article"),
+        Binding("down", "results", "Results", show=False),
     ]
 
     @property
@@ -98,19 +127,19 @@ class BrowseScreen(Screen[None]):
         companies = sorted({t.key for q in app.bank.questions for t in q.companies})
         with Horizontal(id="browse-filters"):
             yield Input(placeholder="/ search", id="search", compact=True)
-            yield Select(
+            yield FilterSelect(
                 [(app.bank.companies[k].name_en, k) for k in companies],
                 prompt="company",
                 id="company",
                 compact=True,
             )
-            yield Select(
+            yield FilterSelect(
                 [(k, k) for k in QUESTION_KINDS],
                 prompt="kind",
                 id="kind",
                 compact=True,
             )
-            yield Select(
+            yield FilterSelect(
                 [(f"difficulty {d}", d) for d in range(1, 6)],
                 prompt="difficulty",
                 id="difficulty",
@@ -120,6 +149,7 @@ class BrowseScreen(Screen[None]):
             yield Tree("Question bank", id="tree")
             with Vertical(id="browse-preview"), VerticalScroll():
                 yield Markdown("Select a question to preview it.", id="preview")
+        yield StatusLine(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -147,45 +177,70 @@ class BrowseScreen(Screen[None]):
         filters = self.filters()
         return [q for q in self.qapp.bank.questions if filters.accepts(self.qapp.bank, q)]
 
+    def active_filters(self) -> list[str]:
+        """The filters in force, as the root of the tree names them."""
+        filters = self.filters()
+        shown = []
+        if filters.search:
+            shown.append(f"search “{filters.search}”")
+        if filters.companies:
+            shown.append(self.qapp.bank.companies[filters.companies[0]].name_en.split(" (")[0])
+        shown += list(filters.kinds)
+        shown += [f"difficulty {d}" for d in filters.difficulties]
+        return shown
+
     def rebuild(self) -> None:
-        """Rebuild the tree for the current filters."""
+        """Rebuild the tree for the current filters, opened down to the matches when
+        searching or filtering."""
         app = self.qapp
         zh = app.language == "zh"
         questions = self.matching()
+        active = self.active_filters()
         by_topic: dict[str, list[AnyQuestion]] = {}
         for q in questions:
             by_topic.setdefault(q.topics[0], []).append(q)
         tree = self.query_one("#tree", Tree)
         tree.clear()
-        tree.root.set_label(f"Question bank ({len(questions)})")
+        label = f"Question bank ({len(questions)})"
+        tree.root.set_label(Text(label + (" · " + " · ".join(active) if active else "")))
         tree.root.expand()
+        open_modules = bool(active) or len(questions) < 60
+        open_topics = bool(active) and len(questions) <= EXPAND_ALL_UP_TO
+        if not questions:
+            self.query_one("#preview", Markdown).update(
+                "No question matches " + ", ".join(active) + ".\n\nEsc clears the filters."
+                if active
+                else "The bank has no questions."
+            )
         for module in app.bank.modules:
             total = sum(len(by_topic.get(t.key, [])) for c in module.chapters for t in c.topics)
             if not total:
                 continue
             module_node = tree.root.add(
                 f"{module.module}. {module.title_zh if zh else module.title_en} ({total})",
-                expand=len(questions) < 60,
+                expand=open_modules,
             )
             for chapter in module.chapters:
                 count = sum(len(by_topic.get(t.key, [])) for t in chapter.topics)
                 if not count:
                     continue
                 chapter_node = module_node.add(
-                    f"{chapter.title_zh if zh else chapter.title_en} ({count})"
+                    f"{chapter.title_zh if zh else chapter.title_en} ({count})",
+                    expand=bool(active),
                 )
                 for topic in chapter.topics:
                     items = by_topic.get(topic.key, [])
                     if not items:
                         continue
                     topic_node = chapter_node.add(
-                        f"{topic.title_zh if zh else topic.title_en} ({len(items)})"
+                        f"{topic.title_zh if zh else topic.title_en} ({len(items)})",
+                        expand=open_topics,
                     )
                     for q in items:
-                        prompt = (q.zh.prompt if zh and q.zh else q.prompt).split("\n")[0]
+                        prompt = " ".join(sample_prompt(q, app.language).split())
                         # Text, not a str: "[c]" would be read as markup and vanish.
-                        label = Text.assemble((KIND_TAGS[q.kind], "dim"), " ", prompt[:60])
-                        topic_node.add_leaf(label, data=q.id)
+                        leaf = Text.assemble((KIND_TAGS[q.kind], "dim"), " ", prompt[:60])
+                        topic_node.add_leaf(leaf, data=q.id)
 
     @on(Input.Changed, "#search")
     @on(Select.Changed)
@@ -205,12 +260,48 @@ class BrowseScreen(Screen[None]):
         if question_id:
             self.qapp.start_study([self.qapp.bank.by_id[question_id]], title="Study: one")
 
+    @on(Input.Submitted, "#search")
+    def action_results(self) -> None:
+        """Go to the results (Down or Enter from the search box, Down from a filter)."""
+        self.query_one("#tree", Tree).focus()
+
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()
+
+    def action_open_article(self) -> None:
+        """Open the highlighted question's main link in a browser."""
+        node = self.query_one("#tree", Tree).cursor_node
+        question_id = node.data if node is not None else None
+        if not question_id:
+            self.notify("Highlight a question first.")
+            return
+        title, url = self.qapp.bank.main_link(self.qapp.bank.by_id[question_id])
+        open_link(self, title, url)
 
     def action_study_selection(self) -> None:
         """Study every question matching the filters (first 20)."""
         self.qapp.start_study(self.matching()[:20], title="Study: browser selection")
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Messages go to the status line above the footer, not over the preview."""
+        self.query_one(StatusLine).say(message, title=title, severity=severity, timeout=timeout)
+
     def action_back(self) -> None:
+        """Clear the search and filters if any are set; otherwise leave."""
+        if self.active_filters():
+            with self.prevent(Input.Changed, Select.Changed):
+                self.query_one("#search", Input).value = ""
+                for select in self.query(FilterSelect):
+                    select.clear()
+            self.rebuild()
+            self.query_one("#tree", Tree).focus()
+            return
         self.app.pop_screen()

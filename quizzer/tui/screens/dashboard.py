@@ -151,7 +151,7 @@ class DashboardScreen(Screen[None]):
                 title = set_cell_size(title, 23) + "…"
             lines.append(set_cell_size(title, 24) + " ", style="bold")
             lines.append(bar(1 - w.score, 10))
-            lines.append(f" {w.accuracy:.0%}\n", style="dim")
+            lines.append(" —\n" if w.accuracy is None else f" {w.accuracy:.0%}\n", style="dim")
         lines.rstrip()
         retention = data["retention_30d"]
         summary_text = Text()
@@ -222,7 +222,12 @@ class DashboardScreen(Screen[None]):
                     self.notify(plan.message, severity="warning")
                     return
                 app.start_study(
-                    plan.questions, mode="mock", title=f"Mock: {key}", timed_minutes=45, company=key
+                    plan.questions,
+                    mode="mock",
+                    title=f"Mock: {key}",
+                    timed_minutes=45,
+                    company=key,
+                    notice=plan.message,
                 )
 
         self.app.push_screen(PickerModal("company"), chosen)

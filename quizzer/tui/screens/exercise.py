@@ -27,7 +27,7 @@ from quizzer.grading.exercise_spec import ExerciseError
 from quizzer.progress.attempts import AttemptError
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
-from quizzer.tui.widgets.chips import chips
+from quizzer.tui.widgets.chips import ChipBar
 from quizzer.tui.widgets.exercise_text import reveal_markdown, task_markdown, verdict_text
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class ExerciseScreen(Screen[str]):
             yield Static(f"{self.session_title} · {self.work.question.id}", id="ex-title")
             yield Static("", id="ex-status")
             yield Static("", id="ex-clock")
-        yield Static(id="ex-chips")
+        yield ChipBar(id="ex-chips")
         with Horizontal(id="ex-main"):
             with VerticalScroll(id="ex-task"):
                 yield Markdown(id="ex-task-md")
@@ -120,7 +120,7 @@ class ExerciseScreen(Screen[str]):
     def on_mount(self) -> None:
         lang = self.qapp.language
         question = self.work.question
-        self.query_one("#ex-chips", Static).update(chips(self.qapp.bank, question, lang))
+        self.query_one("#ex-chips", ChipBar).show(self.qapp.bank, question, lang)
         try:
             task = task_markdown(question, lang)
         except ExerciseError as exc:

@@ -1,4 +1,8 @@
-"""Mastery per topic, due forecast, retention trend and leeches."""
+"""Mastery per topic (weakest first), due forecast, retention trend and leeches.
+
+Below 100 columns the forecast, retention and leeches go under the mastery table instead of
+beside it, so topic names stay readable at 80×24.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -24,46 +28,59 @@ class StatsScreen(Screen[None]):
     """Progress at a glance."""
 
     BINDINGS = [Binding("escape", "back", "Back")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        with Horizontal(id="stats-main"):
+        with Container(id="stats-main"):
             with VerticalScroll(id="stats-left"):
-                yield Static("Mastery by topic (recall probability)", classes="section-title")
+                yield Static(
+                    "Mastery by topic, weakest first",
+                    classes="section-title",
+                )
                 yield Static(id="mastery")
-            with Vertical(id="stats-right"):
-                yield Static("Due in the next 14 days", classes="section-title")
-                yield Static(id="forecast")
-                yield Static("Retention, last 8 weeks", classes="section-title")
-                yield Static(id="trend")
-                yield Static("Leeches", classes="section-title")
-                yield Static(id="leeches")
+            with Container(id="stats-right"):
+                with Vertical(id="stats-forecast"):
+                    yield Static("Due in the next 14 days", classes="section-title")
+                    yield Static(id="forecast")
+                with Vertical(id="stats-more"):
+                    yield Static("Retention %, last 8 weeks", classes="section-title")
+                    yield Static(id="trend")
+                    yield Static("Leeches", classes="section-title")
+                    yield Static(id="leeches")
         yield Footer()
 
     def on_mount(self) -> None:
+        from quizzer.study.accuracy import recent_since
         from quizzer.study.stats import forecast, group_rows, recall_map, retention_trend
 
         app: QuizzerApp = self.app  # type: ignore[assignment]
         now = clock.now()
         cards = app.store.cards()
+        recent = app.store.recent_counts(recent_since(now))
         table = Table(box=None, show_header=True, padding=(0, 1), expand=True)
         table.add_column("topic", ratio=1, no_wrap=True, overflow="ellipsis")
         table.add_column("mastery", width=10, no_wrap=True)
+        table.add_column("acc", justify="right", no_wrap=True)
         table.add_column("seen", justify="right", no_wrap=True)
-        for row in group_rows(app.bank, cards, recall_map(app.store, cards, now), "topic"):
+        rows = group_rows(app.bank, cards, recall_map(app.store, cards, now), "topic", recent)
+        for row in rows:
             topic = app.bank.topics[row["key"]]
             name = topic.title_zh if app.language == "zh" else topic.title_en
-            r = row["mean_retrievability"]
+            r, acc = row["mean_retrievability"], row["accuracy"]
             table.add_row(
                 name,
                 bar(r if row["reviewed"] else None, 10),
+                "—" if acc is None else f"{acc:.0%}",
                 f"{row['reviewed']}/{row['questions']}",
             )
         self.query_one("#mastery", Static).update(table)
         self.query_one("#forecast", Static).update(forecast_columns(forecast(cards, now)))
         trend = Text()
-        for value in retention_trend(app.store, now):
-            trend.append("  —  " if value is None else f"{value:4.0%} ", style="bold")
+        for value in retention_trend(app.store, now):  # four cells a week: fits 80 columns
+            trend.append(f"{'—' if value is None else round(value * 100):>3} ", style="bold")
+        trend.rstrip()
+        trend.append("\noldest → this week", style="dim")
         self.query_one("#trend", Static).update(trend)
         leeches = [qid for qid, row in cards.items() if row.leech]
         self.query_one("#leeches", Static).update(

@@ -4,7 +4,6 @@ quizzer.study.session; this screen only shows them and forwards keys."""
 from __future__ import annotations
 
 import time
-import webbrowser
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -29,9 +28,13 @@ from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.study.mock import MockRatings
 from quizzer.study.session import Current, Outcome, StudySession
-from quizzer.tui.widgets.chips import article_links, chips, option_grid
+from quizzer.tui.links import open_link
+from quizzer.tui.widgets.chips import ChipBar, article_links, option_grid
+from quizzer.tui.widgets.status import StatusLine
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
 
@@ -74,6 +77,7 @@ class StudyScreen(Screen[None]):
         title: str = "Study",
         timed_minutes: float | None = None,
         company: str | None = None,
+        notice: str = "",
     ) -> None:
         super().__init__()
         self.questions = questions
@@ -89,6 +93,8 @@ class StudyScreen(Screen[None]):
         """A mock's rating policy (shared with the plain mock): recall answers wait for it."""
         self.rating_phase = False
         """True once a mock's questions are over and its recall answers are being self-rated."""
+        self.notice = notice
+        """A message to show when the session opens (a mock standing in for a company)."""
 
     @property
     def qapp(self) -> QuizzerApp:
@@ -111,7 +117,7 @@ class StudyScreen(Screen[None]):
             yield Static(self.session_title, id="study-title")
             yield ProgressBar(total=len(self.questions), show_eta=False, id="progress")
             yield Static("", id="clock")
-        yield Static(id="chips")
+        yield ChipBar(id="chips")
         with VerticalScroll(id="study-body"):
             yield Markdown(id="prompt")
             yield Static(id="options")
@@ -127,8 +133,7 @@ class StudyScreen(Screen[None]):
             )
             yield Static(id="feedback")
             yield Static(
-                "enter submit · empty enter reveals · esc back · ctrl+z undo · "
-                "ctrl+o article · f1 help",
+                "enter submit · empty: reveal · esc back · ctrl+z undo · ctrl+o link · f1 help",
                 id="answer-keys",
             )
         with Horizontal(id="ratings"):
@@ -139,6 +144,7 @@ class StudyScreen(Screen[None]):
                     compact=True,
                     variant="error" if grade == Grade.AGAIN else "default",
                 )
+        yield StatusLine(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -153,6 +159,8 @@ class StudyScreen(Screen[None]):
             self.set_interval(1, self.tick)
             self.tick()
         self.show_next()
+        if self.notice:
+            self.notify(self.notice, timeout=15)
 
     # phases ------------------------------------------------------------------------------
 
@@ -224,7 +232,7 @@ class StudyScreen(Screen[None]):
         self.query_one("#progress", ProgressBar).update(
             total=max(self.session.total, 1), progress=self.session.position
         )
-        self.query_one("#chips", Static).update(chips(self.qapp.bank, q, lang))
+        self.query_one("#chips", ChipBar).show(self.qapp.bank, q, lang)
         prompt = current.prompt(lang)
         if current.edited:
             prompt = "> *Edited since your last review.*\n\n" + prompt
@@ -265,6 +273,8 @@ class StudyScreen(Screen[None]):
             return
         unit = current.question.unit
         note = "" if not parsed.assumed_unit else f" (no unit typed: read as {unit})"
+        if parsed.read_as:
+            note = f" ({parsed.unit} read as {parsed.read_as})"
         feedback.update(Text(f"= {format_number(parsed.value)} {unit}{note}", style="green"))
 
     @on(Input.Submitted, "#answer")
@@ -413,12 +423,21 @@ class StudyScreen(Screen[None]):
         current = self.session.current if self.session else None
         if current is None:
             return
-        _title, url = self.qapp.bank.main_link(current.question)
-        try:
-            webbrowser.open(url)
-            self.notify(f"Opening {url}", timeout=3)
-        except Exception as exc:  # a headless machine has no browser; say so, don't crash
-            self.notify(f"Could not open a browser: {exc}. The link: {url}", severity="warning")
+        title, url = self.qapp.bank.main_link(current.question)
+        open_link(self, title, url)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Messages of a session go to its status line above the footer, a row of their own
+        (a toast would cover the answer box and its key hints)."""
+        self.query_one(StatusLine).say(message, title=title, severity=severity, timeout=timeout)
 
     def action_undo(self) -> None:
         """Undo the last rating; that question comes back."""

@@ -42,7 +42,9 @@ def bar(fraction: float | None, width: int = 20) -> str:
 
 
 def forecast_columns(counts: list[int], height: int = 5) -> Text:
-    """Vertical columns for the next days' due counts, with the day offsets underneath."""
+    """Vertical columns for the next days' due counts (three cells a day), each day's count
+    under its column (`++` past 99: the busiest day is named below), then the day axis,
+    labelled every other day so no label runs into the next (`now   +2    +4 …`)."""
     top = max(counts, default=0) or 1
     text = Text()
     for level in range(height, 0, -1):
@@ -53,8 +55,13 @@ def forecast_columns(counts: list[int], height: int = 5) -> Text:
                 style="cyan",
             )
         text.append("\n")
-    text.append("".join(f"{c:<3}" for c in counts) + "\n", style="bold")
-    text.append(
-        "".join(f"{'+' + str(i) if i else 'now':<3}"[:3] for i in range(len(counts))), style="dim"
-    )
+    text.append("".join(f"{c if c < 100 else '++':<3}" for c in counts) + "\n", style="bold")
+    axis = "".join(f"{'+' + str(i) if i else 'now':<6}" for i in range(0, len(counts), 2))
+    text.append(axis.rstrip() + "\n", style="dim")
+    busiest = max(range(len(counts)), key=lambda i: counts[i], default=0)
+    if counts and counts[busiest]:
+        day = "today" if busiest == 0 else f"+{busiest}"
+        text.append(f"{sum(counts)} due; busiest {day} with {counts[busiest]}", style="dim")
+    else:
+        text.append("nothing due", style="dim")
     return text

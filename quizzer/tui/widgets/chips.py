@@ -2,28 +2,89 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Size
+from textual.widget import Widget
 
 from quizzer.content.bank import Bank
 from quizzer.content.models import OPTION_LETTERS, AnyQuestion
 
 
-def chips(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
-    """`[kind · difficulty] [topic…] [company…]` chips."""
-    text = Text()
-    text.append(f" {q.kind} · d{q.difficulty} ", style="reverse")
+def chip_list(bank: Bank, q: AnyQuestion, lang: str = "en") -> list[tuple[str, str]]:
+    """`kind · difficulty`, topic and company chips as (label, style)."""
+    found = [(f" {q.kind} · d{q.difficulty} ", "reverse")]
     for topic in q.topics:
         title = bank.topics[topic].title_zh if lang == "zh" else bank.topics[topic].title_en
-        text.append(" ")
-        text.append(f" {title} ", style="bold on dark_blue")
+        found.append((f" {title} ", "bold on dark_blue"))
     for key in q.company_keys:
         company = bank.companies[key]
-        text.append(" ")
         # Chips stay short: "General (question sets compiled from …)" shows as "General".
         name = company.name_zh if lang == "zh" else company.name_en.split(" (")[0]
-        text.append(f" {name} ", style="bold on dark_green")
-    return text
+        found.append((f" {name} ", "bold on dark_green"))
+    return found
+
+
+def pack_chips(items: list[tuple[str, str]], width: int, max_lines: int = 2) -> list[Text]:
+    """Chips laid out in lines of ``width`` cells, wrapping only between chips (a chip is never
+    cut across lines); a chip wider than a line is shortened with …; chips past ``max_lines``
+    are counted in a closing `+N`."""
+    width = max(width, 8)
+
+    def used(line: list[tuple[str, str]]) -> int:
+        return sum(cell_len(label) for label, _ in line) + max(0, len(line) - 1)
+
+    lines: list[list[tuple[str, str]]] = [[]]
+    left = 0
+    for index, (label, style) in enumerate(items):
+        if cell_len(label) > width:
+            label = set_cell_size(label, width - 1) + "…"
+        line = lines[-1]
+        if line and used(line) + 1 + cell_len(label) > width:
+            if len(lines) == max_lines:
+                left = len(items) - index
+                break
+            lines.append([])
+        lines[-1].append((label, style))
+    if left:
+        last = lines[-1]
+        while len(last) > 1 and used(last) + cell_len(f" +{left}") > width:
+            last.pop()
+            left += 1
+        room = width - cell_len(f" +{left}") - used(last[:-1]) - (1 if len(last) > 1 else 0)
+        label, style = last[-1]
+        if cell_len(label) > room:  # a lone long chip gives way to the count
+            last[-1] = (set_cell_size(label, max(1, room - 1)) + "…", style)
+    texts = []
+    for number, line in enumerate(lines, 1):
+        text = Text(" ").join(Text(label, style=style) for label, style in line)
+        if left and number == len(lines):
+            text.append(f" +{left}", style="dim")
+        texts.append(text)
+    return texts
+
+
+class ChipBar(Widget):
+    """A question's chips, wrapped between chips to the widget's width (at most two lines)."""
+
+    DEFAULT_CSS = "ChipBar { height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.items: list[tuple[str, str]] = []
+        """(label, style) of each chip, in order."""
+
+    def show(self, bank: Bank, q: AnyQuestion, lang: str = "en") -> None:
+        """Show the chips of ``q``."""
+        self.items = chip_list(bank, q, lang)
+        self.refresh(layout=True)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(pack_chips(self.items, width)) if self.items else 1
+
+    def render(self) -> Text:
+        return Text("\n").join(pack_chips(self.items, self.content_size.width))
 
 
 def article_links(bank: Bank, q: AnyQuestion, lang: str = "en") -> Text:
