@@ -215,8 +215,8 @@ def _layout_fixed(rng: np.random.Generator, n: int, c: int, h: int, w: int, to_n
 
 
 def _layout_case(rng: np.random.Generator, size: float) -> Case:
-    dims = [int(rng.integers(1, 2 + int(k * size))) for k in (3, 8, 9, 9)]
-    return _layout_fixed(rng, *dims, bool(rng.random() < 0.5))
+    n, c, h, w = (int(rng.integers(1, 2 + int(k * size))) for k in (3, 8, 9, 9))
+    return _layout_fixed(rng, n, c, h, w, bool(rng.random() < 0.5))
 
 
 LAYOUT_SOLUTION = '''\

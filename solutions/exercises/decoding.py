@@ -21,7 +21,7 @@ def beam_search_reference(
             for tok in range(v)
         ]
         cands.sort(key=lambda c: (-c[0], c[1], c[2]))
-        nxt = []
+        nxt: list[tuple[list[int], float]] = []
         for score, i, tok in cands[:beam_width]:
             seq = [*alive[i][0], tok]
             (finished if tok == eos else nxt).append((seq, score))
