@@ -46,6 +46,7 @@ from quizzer.content.models import (
     Reference,
     Strict,
     Topic,
+    Track,
     ZhBlock,
     question_adapter,
 )
@@ -56,6 +57,7 @@ CATALOGS = (
     "interviews.yaml",
     "readings.yaml",
     "topics.yaml",
+    "tracks.yaml",
 )
 QUESTIONS_DIR = "questions"
 MODULE_FOLDERS = ("prerequisites", "cuda", "distributed", "inference")
@@ -135,6 +137,8 @@ class Bank:
     exercises: list[CodeQuestion] = field(default_factory=list)
     """Code exercises (`kind: code`), kept apart from ``questions`` until the study front ends
     serve them; ``locations`` has their places too."""
+    tracks: dict[str, Track] = field(default_factory=dict)
+    """Track key -> the study track (question_bank/tracks.yaml)."""
 
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
@@ -748,6 +752,7 @@ def _bank_to_json(bank: Bank) -> dict[str, Any]:
         "files": bank.files,
         "previous": bank.previous,
         "exercises": [q.model_dump() for q in bank.exercises],
+        "tracks": [t.model_dump() for t in bank.tracks.values()],
     }
 
 
@@ -829,7 +834,14 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
         interviews={page.file: page for page in interviews},
         readings={reading.key: reading for reading in readings},
         exercises=[_exercise_from_json(row) for row in data["exercises"]],
+        tracks={row["key"]: _track_from_json(row) for row in data["tracks"]},
     )
+
+
+def _track_from_json(values: dict[str, Any]) -> Track:
+    # JSON object keys are strings; a track's module numbers are ints.
+    values["modules"] = {int(number): weight for number, weight in values["modules"].items()}
+    return _construct(Track, values)
 
 
 def _served_from_json(values: dict[str, Any]) -> AnyQuestion:
@@ -858,6 +870,9 @@ def _load_uncached(
     articles, companies, modules, topics, topic_chapter = _catalogs(root, sources, errors)
     interviews = _interviews(root, sources, errors)
     readings = _readings(root, sources, topics, errors)
+    from quizzer.content.tracks import load_tracks
+
+    tracks = load_tracks(root, sources, topics, modules, errors)
     questions: list[AnyQuestion] = []
     exercises: list[CodeQuestion] = []
     locations: dict[str, SourceLoc] = {}
@@ -943,6 +958,7 @@ def _load_uncached(
         interviews=interviews,
         readings=readings,
         exercises=exercises,
+        tracks=tracks,
     )
     return bank, bool(placeholders)
 
