@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from quizzer.progress.records import (
     CardRow,
@@ -18,7 +18,11 @@ from quizzer.progress.records import (
     RecentCounts,
     ReviewRow,
     SessionStart,
+    StoredCard,
 )
+
+if TYPE_CHECKING:
+    from quizzer.progress.goal import StudyGoal
 
 
 def _row_to_card(row: dict[str, Any]) -> CardRow:
@@ -50,6 +54,21 @@ class StoreQueries:
         """A stored setting (JSON value) or ``default``."""
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
         return json.loads(row[0]) if row else default
+
+    def study_goal(self) -> StudyGoal | None:
+        """The study plan's goal (`quizzer plan`), or None when none is set. A saved goal that
+        no longer reads (written by hand, or by a version with other fields) counts as none."""
+        from pydantic import ValidationError
+
+        from quizzer.progress.goal import GOAL_KEY, StudyGoal
+
+        raw = self.setting(GOAL_KEY)
+        if raw is None:
+            return None
+        try:
+            return StudyGoal.model_validate(raw)
+        except ValidationError:
+            return None
 
     # cards ------------------------------------------------------------------------------
 
@@ -86,6 +105,15 @@ class StoreQueries:
             )
             for row in cursor.fetchall()
         }
+
+    def stored_cards(self) -> list[StoredCard]:
+        """The FSRS card of every reviewed question that is not suspended, as JSON (for
+        projecting the reviews still to come)."""
+        rows = self.conn.execute(
+            "SELECT question_id, card_json FROM cards WHERE last_review IS NOT NULL "
+            "AND suspended = 0 ORDER BY question_id"
+        ).fetchall()
+        return [StoredCard(*row) for row in rows]
 
     def due_rows(self, now_iso: str) -> list[DueRow]:
         """Reviewed cards due at ``now_iso``, neither suspended nor buried (one indexed
@@ -138,6 +166,29 @@ class StoreQueries:
             [since_iso],
         ).fetchone()
         return int(row[0])
+
+    def new_ids_since(self, since_iso: str) -> set[str]:
+        """The questions seen for the first time since ``since_iso``."""
+        return {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT DISTINCT question_id FROM reviews WHERE state_before = 'new' "
+                "AND reviewed_at >= ?",
+                [since_iso],
+            )
+        }
+
+    def recent_durations_ms(self, limit: int) -> list[int]:
+        """How long the last ``limit`` timed reviews took, in milliseconds, newest first
+        (reviews imported without a time are left out)."""
+        return [
+            int(row[0])
+            for row in self.conn.execute(
+                "SELECT duration_ms FROM reviews WHERE duration_ms IS NOT NULL "
+                "ORDER BY reviewed_at DESC, id DESC LIMIT ?",
+                [limit],
+            )
+        ]
 
     def mature_pass_count(self, since_iso: str, until_iso: str | None = None) -> PassCount:
         """Reviews of cards in the review state between ``since_iso`` and ``until_iso``

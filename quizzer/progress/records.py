@@ -103,6 +103,13 @@ class DueRow(NamedTuple):
     last_review: str
 
 
+class StoredCard(NamedTuple):
+    """A reviewed question's FSRS card, as stored."""
+
+    question_id: str
+    card_json: str
+
+
 class PassCount(NamedTuple):
     """How many reviews there were, and how many of them were not Again."""
 
