@@ -40,7 +40,8 @@ class StudyGoal(BaseModel):
     """Study time per day the plan must fit in."""
     review_days: int = Field(default=DEFAULT_REVIEW_DAYS, ge=0, le=60)
     """The last days before the date kept for review only: every in-scope question is
-    introduced before them."""
+    introduced before them. Set with the date: a week, or half the days left when fewer than
+    two weeks remain."""
     final_retention: float = Field(default=DEFAULT_FINAL_RETENTION, ge=0.7, le=0.99)
     """The desired retention reached on the day of the interview."""
     ramp_days: int = Field(default=DEFAULT_RAMP_DAYS, ge=0, le=90)
