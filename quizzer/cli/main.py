@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from quizzer import __version__
-from quizzer.cli import bank, calc, data, review, study
+from quizzer.cli import bank, calc, data, plan, review, study
 from quizzer.cli.common import fail
 
 
@@ -87,6 +87,7 @@ for command in (
     calc.solve,
     calc.check,
     study.drill,
+    plan.plan_command,
     study.stats,
     study.suspend,
     study.unsuspend,
