@@ -166,7 +166,6 @@ class PlanScreen(Screen[None]):
         if more > 0:
             text.append(f"  … {more} more\n", style="dim")
         text.append("Press s to start.", style="dim")
-        text.no_wrap, text.overflow = True, "ellipsis"  # long ids end in … rather than wrap
         return text
 
     def time_text(self, report: dict[str, Any]) -> Text:
