@@ -337,6 +337,10 @@ def test_plan_json_with_a_scripted_history(shipped: Bank, cli, monkeypatch) -> N
     assert data["today_due"]  # a forgotten question is due again today
     text = cli("plan").output
     assert "Ready on the day" in text and "ByteDance" in text and f"{data['days_left']} day" in text
+    again = plan_json(
+        cli, "--date", INTERVIEW, "--track", "inference", "--company", "bytedance", "--minutes=300"
+    )  # setting the same goal again reports the same
+    assert again == data
 
 
 def _topic_ids(bank: Bank, data: dict, topic: str) -> list[str]:  # type: ignore[type-arg]
