@@ -1,9 +1,10 @@
-"""Refresh the README's SVG screenshots of the dashboard, the study screen and a code exercise.
+"""Refresh the README's SVG screenshots of the dashboard, the study screen, a code exercise and
+the Plan screen.
 
     python scripts/screenshots.py            # writes docs/screenshots/*.svg
 
-Uses the shipped bank, a throwaway DB filled with a few weeks of simulated reviews, and a
-fixed clock, so the pictures only change when the app does.
+Uses the shipped bank, a throwaway DB filled with a few weeks of simulated reviews and a study
+plan, and a fixed clock, so the pictures only change when the app does.
 """
 
 from __future__ import annotations
@@ -51,9 +52,24 @@ def simulate(db: Path) -> None:
                 else:
                     session.submit("my answer")
                 grade = Grade.AGAIN if weak and rng.random() < 0.6 else Grade.GOOD
+                current.started -= rng.uniform(20, 100)  # the time a person takes to answer
                 session.rate(grade if current.question.kind == "recall" else None)
             session.finish()
         day += timedelta(days=1)
+    store.close()
+
+
+def plan_goal() -> None:
+    """A plan toward a ByteDance inference interview, as `quizzer plan` would set it."""
+    from datetime import date
+
+    from quizzer.progress.goal import StudyGoal
+    from quizzer.progress.store import open_store
+
+    store = open_store()
+    store.set_study_goal(
+        StudyGoal(date=date(2027, 1, 15), track="inference", companies=("bytedance",))
+    )
     store.close()
 
 
@@ -64,11 +80,17 @@ async def shoot() -> None:
 
     os.environ["QUIZZER_NOW"] = NOW.isoformat()
     OUT.mkdir(parents=True, exist_ok=True)
+    plan_goal()
     app = QuizzerApp(load_bank(), open_store())
     async with app.run_test(size=(110, 32)) as pilot:
         await pilot.pause()
         await pilot.pause(0.3)
         (OUT / "dashboard.svg").write_text(app.export_screenshot(title="quizzer — dashboard"))
+        await pilot.press("p")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        (OUT / "plan.svg").write_text(app.export_screenshot(title="quizzer — plan"))
     bank = load_bank()
     app = QuizzerApp(bank, open_store(), ["calc-kv-bytes-per-token"])
     async with app.run_test(size=(110, 32)) as pilot:
@@ -111,7 +133,7 @@ def main() -> None:
         os.environ["QUIZZER_EXERCISES"] = str(Path(tmp) / "exercises")
         simulate(db)
         asyncio.run(shoot())
-    for name in ("dashboard.svg", "study.svg", "exercise.svg"):
+    for name in ("dashboard.svg", "study.svg", "exercise.svg", "plan.svg"):
         print(OUT / name)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from quizzer import __version__
-from quizzer.cli import bank, calc, data, exercise, fsrs, keys, review, study
+from quizzer.cli import bank, calc, data, exercise, fsrs, keys, plan, review, study
 from quizzer.cli.common import fail
 
 
@@ -105,6 +105,7 @@ for command in (
     calc.check,
     exercise.exercise,
     study.drill,
+    plan.plan_command,
     study.stats,
     study.suspend,
     study.unsuspend,

@@ -46,6 +46,7 @@ from quizzer.content.models import (
     Reference,
     Strict,
     Topic,
+    Track,
     ZhBlock,
     question_adapter,
 )
@@ -56,6 +57,7 @@ CATALOGS = (
     "interviews.yaml",
     "readings.yaml",
     "topics.yaml",
+    "tracks.yaml",
 )
 QUESTIONS_DIR = "questions"
 MODULE_FOLDERS = ("prerequisites", "cuda", "distributed", "inference")
@@ -132,6 +134,8 @@ class Bank:
     """Interview page file -> the page (question_bank/interviews.yaml)."""
     readings: dict[str, Reading] = field(default_factory=dict)
     """Reading key -> the deep-dive post (question_bank/readings.yaml)."""
+    tracks: dict[str, Track] = field(default_factory=dict)
+    """Track key -> the study track (question_bank/tracks.yaml)."""
 
     def __post_init__(self) -> None:
         self.by_id: dict[str, AnyQuestion] = {q.id: q for q in self.questions}
@@ -749,6 +753,7 @@ def _bank_to_json(bank: Bank) -> dict[str, Any]:
         "locations": {key: [loc.path, loc.line] for key, loc in bank.locations.items()},
         "files": bank.files,
         "previous": bank.previous,
+        "tracks": [t.model_dump() for t in bank.tracks.values()],
     }
 
 
@@ -829,7 +834,14 @@ def _bank_from_json(root: Path, data: dict[str, Any]) -> Bank:
         previous={str(old): str(new) for old, new in data["previous"].items()},
         interviews={page.file: page for page in interviews},
         readings={reading.key: reading for reading in readings},
+        tracks={row["key"]: _track_from_json(row) for row in data["tracks"]},
     )
+
+
+def _track_from_json(values: dict[str, Any]) -> Track:
+    # JSON object keys are strings; a track's module numbers are ints.
+    values["modules"] = {int(number): weight for number, weight in values["modules"].items()}
+    return _construct(Track, values)
 
 
 def _load_uncached(
@@ -844,6 +856,9 @@ def _load_uncached(
     articles, companies, modules, topics, topic_chapter = _catalogs(root, sources, errors)
     interviews = _interviews(root, sources, errors)
     readings = _readings(root, sources, topics, errors)
+    from quizzer.content.tracks import load_tracks
+
+    tracks = load_tracks(root, sources, topics, modules, errors)
     questions: list[AnyQuestion] = []
     locations: dict[str, SourceLoc] = {}
     previous: dict[str, str] = {}
@@ -924,6 +939,7 @@ def _load_uncached(
         previous=previous,
         interviews=interviews,
         readings=readings,
+        tracks=tracks,
     )
     return bank, bool(placeholders)
 

@@ -477,3 +477,41 @@ class Module(Strict):
     """Chinese title."""
     chapters: list[Chapter]
     """The module's chapters."""
+
+
+Weight = Annotated[int, Field(ge=1, le=3, strict=True)]
+"""A track's weight for a module or topic: 1, 2 or 3."""
+
+
+class Track(Strict):
+    """A study track (question_bank/tracks.yaml): the topics a kind of role leans on, weighted.
+    A study plan (`quizzer plan --track KEY`) puts every question of these topics in scope and
+    introduces the heavier topics first."""
+
+    key: str
+    """Stable kebab-case key, e.g. `inference`; what `quizzer plan --track` takes."""
+
+    @field_validator("key")
+    @classmethod
+    def _key_pattern(cls, value: str) -> str:
+        return _check_key(value, KEY_PATTERN, f"track {_KEBAB}, e.g. inference")
+
+    title_en: str = Field(min_length=1)
+    """English title, e.g. `Inference and serving`."""
+    title_zh: str = Field(min_length=1)
+    """Chinese title."""
+    description: str = Field(min_length=1)
+    """One sentence: the roles this track prepares for and what it covers."""
+    modules: dict[int, Weight] = Field(default_factory=dict)
+    """Module number (from topics.yaml) -> weight 1-3: every topic of the module is in the track
+    with this weight, unless `topics` gives the topic its own."""
+    topics: dict[str, Weight] = Field(default_factory=dict)
+    """Topic key (question_bank/topics.yaml) -> weight 1-3: 3 the core of the role, 2 asked
+    often alongside it, 1 background worth knowing. A topic listed here overrides its module's
+    weight."""
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Track:
+        if not self.modules and not self.topics:
+            raise ValueError("a track needs at least one module or topic")
+        return self

@@ -21,6 +21,7 @@ from quizzer.content.models import (
     ParamSpec,
     QuestionBase,
     RecallQuestion,
+    Track,
     ZhBlock,
     question_file_adapter,
 )
@@ -109,13 +110,14 @@ def _type_name(model: type[BaseModel], name: str) -> str:
     )
 
 
-def _table(model: type[BaseModel], names: list[str]) -> str:
+def _table(model: type[BaseModel], names: list[str], types: dict[str, str] | None = None) -> str:
     lines = ["| field | type | required | meaning |", "|---|---|---|---|"]
     for name in names:
         info = model.model_fields[name]
         meaning = " ".join(doc_of(model, name).split())
         required = "yes" if info.is_required() else "no"
-        lines.append(f"| `{name}` | `{_type_name(model, name)}` | {required} | {meaning} |")
+        shown = (types or {}).get(name) or _type_name(model, name)
+        lines.append(f"| `{name}` | `{shown}` | {required} | {meaning} |")
     return "\n".join(lines)
 
 
@@ -162,6 +164,14 @@ def schema_markdown() -> str:
         "### The Chinese block (`zh`)",
         "",
         _table(ZhBlock, list(ZhBlock.model_fields)),
+        "",
+        "### A track (`tracks.yaml`, `tracks[]`)",
+        "",
+        _table(
+            Track,
+            list(Track.model_fields),
+            {"modules": "dict[int, 1\\|2\\|3]", "topics": "dict[str, 1\\|2\\|3]"},
+        ),
         "",
         SCHEMA_END,
     ]

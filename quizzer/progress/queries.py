@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from quizzer.progress.records import (
     CardJson,
@@ -21,6 +21,9 @@ from quizzer.progress.records import (
     ReviewRow,
     SessionStart,
 )
+
+if TYPE_CHECKING:
+    from quizzer.progress.goal import StudyGoal
 
 
 def _row_to_card(row: dict[str, Any]) -> CardRow:
@@ -52,6 +55,21 @@ class StoreQueries:
         """A stored setting (JSON value) or ``default``."""
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
         return json.loads(row[0]) if row else default
+
+    def study_goal(self) -> StudyGoal | None:
+        """The study plan's goal (`quizzer plan`), or None when none is set. A saved goal that
+        no longer reads (written by hand, or by a version with other fields) counts as none."""
+        from pydantic import ValidationError
+
+        from quizzer.progress.goal import GOAL_KEY, StudyGoal
+
+        raw = self.setting(GOAL_KEY)
+        if raw is None:
+            return None
+        try:
+            return StudyGoal.model_validate(raw)
+        except ValidationError:
+            return None
 
     # cards ------------------------------------------------------------------------------
 
@@ -168,6 +186,29 @@ class StoreQueries:
             [since_iso],
         ).fetchone()
         return int(row[0])
+
+    def new_ids_since(self, since_iso: str) -> set[str]:
+        """The questions seen for the first time since ``since_iso``."""
+        return {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT DISTINCT question_id FROM reviews WHERE state_before = 'new' "
+                "AND reviewed_at >= ?",
+                [since_iso],
+            )
+        }
+
+    def recent_durations_ms(self, limit: int) -> list[int]:
+        """How long the last ``limit`` timed reviews took, in milliseconds, newest first
+        (reviews imported without a time are left out)."""
+        return [
+            int(row[0])
+            for row in self.conn.execute(
+                "SELECT duration_ms FROM reviews WHERE duration_ms IS NOT NULL "
+                "ORDER BY reviewed_at DESC, id DESC LIMIT ?",
+                [limit],
+            )
+        ]
 
     def mature_pass_count(self, since_iso: str, until_iso: str | None = None) -> PassCount:
         """Reviews of cards in the review state between ``since_iso`` and ``until_iso``

@@ -46,6 +46,8 @@ __all__ = [
 if TYPE_CHECKING:
     from fsrs import Card
 
+    from quizzer.progress.goal import StudyGoal
+
 # fsrs (and quizzer.progress.scheduling) are imported where cards are read or written, not
 # here: the app opens the store before its first frame and should not pay for them then.
 
@@ -113,6 +115,16 @@ class Store(StoreQueries):
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [key, json.dumps(value)],
             )
+
+    def set_study_goal(self, goal: StudyGoal | None) -> None:
+        """Save the study plan's goal, replacing any other; None removes it."""
+        from quizzer.progress.goal import GOAL_KEY
+
+        if goal is not None:
+            self.set_setting(GOAL_KEY, goal.to_json())
+            return
+        with self.write() as conn:
+            conn.execute("DELETE FROM settings WHERE key = ?", [GOAL_KEY])
 
     # cards ------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ scheduling behave the same everywhere.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from dataclasses import dataclass, field
@@ -78,9 +79,16 @@ class Filters:
         return {k: v for k, v in self.__dict__.items() if v}
 
 
-def settings_from_store(store: Store) -> SchedulerSettings:
-    """Scheduler settings saved in the DB (defaults otherwise)."""
-    return scheduler_settings(store)
+def settings_from_store(store: Store, now: datetime | None = None) -> SchedulerSettings:
+    """Scheduler settings saved in the DB (defaults otherwise), with the user's FSRS parameters
+    when `quizzer optimize` fitted some. While a study plan is active, the desired retention
+    rises toward the interview date (StudyGoal.retention_on), so no interval jumps far past it."""
+    settings = scheduler_settings(store)
+    goal = store.study_goal()
+    if goal is None:
+        return settings
+    retention = goal.retention_on(now or clock.now(), settings.desired_retention)
+    return dataclasses.replace(settings, desired_retention=retention)
 
 
 def start_of_day(now: datetime) -> datetime:
@@ -106,11 +114,11 @@ def due_queue(
     new_per_day: int | None = None,
     scheduler: Scheduler | None = None,
 ) -> list[AnyQuestion]:
-    """Due reviews first (lowest retrievability first), then new questions (easiest first) up
-    to the daily limit, then cut to ``limit``. Two indexed queries; no card is deserialized."""
-    scheduler = scheduler or make_scheduler(settings_from_store(store))
-    if new_per_day is None:
-        new_per_day = stored_setting(store, "new_per_day")
+    """Due reviews first (lowest retrievability first), then new questions up to the daily
+    limit, then cut to ``limit``. New questions come easiest first, or, while a study plan is
+    active, in the plan's order up to its daily quota (quizzer.study.plan; an explicit
+    ``new_per_day`` still overrides the quota). No card is deserialized."""
+    scheduler = scheduler or make_scheduler(settings_from_store(store, now))
     now_iso = clock.iso(now)
     check = filters is not None and filters != Filters()
     due: list[tuple[float, str, AnyQuestion]] = []
@@ -123,13 +131,22 @@ def due_queue(
         due.sort(key=lambda item: (item[0], item[1]))
     queue: list[AnyQuestion] = [q for _, _, q in due]
     if not due_only:
-        room = max(0, new_per_day - new_introduced_today(store, now))
+        from quizzer.study.plan import active_goal, new_order, new_room
+
+        goal = active_goal(bank, store, now)
+        # New questions come easiest first (definitions before trade-offs), in bank order
+        # within a difficulty, so a fresh start builds up rather than opening on a level 5.
+        order = bank.easiest_first() if goal is None else new_order(bank, goal)
+        if goal is not None and new_per_day is None:
+            room = new_room(bank, store, goal, now)
+        else:
+            if new_per_day is None:
+                new_per_day = stored_setting(store, "new_per_day")
+            room = max(0, new_per_day - new_introduced_today(store, now))
         if room:
             taken = store.taken_ids(now_iso)
-            # New questions come easiest first (definitions before trade-offs), in bank order
-            # within a difficulty, so a fresh start builds up rather than opening on a level 5.
             added = 0
-            for q in bank.easiest_first():
+            for q in order:
                 if added >= room:
                     break
                 if q.id not in taken and (not check or filters.accepts(bank, q)):  # type: ignore[union-attr]

@@ -167,6 +167,11 @@ def summary(
         if (row := cards.get(q.id)) is None or (row.last_review is None and not row.suspended)
     )
     new_available = min(unseen, max(0, new_limit - new_introduced_today(store, now)))
+    from quizzer.study.plan import active_goal, new_room
+
+    goal = active_goal(bank, store, now)
+    if goal is not None:  # a study plan's quota replaces the daily limit
+        new_available = new_room(bank, store, goal, now)
     today = now.astimezone().date().isoformat()
     reviews_today = store.reviews_on_day(today)
     result: dict[str, Any] = {
@@ -205,4 +210,11 @@ def dashboard_data(bank: Bank, store: Store, now: datetime) -> dict[str, Any]:
     data["forecast_7d"] = forecast(cards, now, 7)
     data["heatmap"] = heatmap(store, now)
     data["today"] = now.astimezone().date()
+    data["plan"] = None
+    goal = store.study_goal()
+    if goal is not None:
+        from quizzer.study.plan import goal_problems, plan_report, summary_line
+
+        if not goal_problems(bank, goal):
+            data["plan"] = summary_line(plan_report(bank, store, goal, now))
     return data

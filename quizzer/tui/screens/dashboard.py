@@ -68,6 +68,7 @@ class DashboardScreen(Screen[None]):
         Binding("m", "mock", "Mock"),
         Binding("b", "browse", "Browse"),
         Binding("v", "stats", "Stats"),
+        Binding("p", "plan", "Plan"),
         Binding("comma", "settings", "Settings", key_display=",", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -140,6 +141,8 @@ class DashboardScreen(Screen[None]):
             counts.append(f" {label} ", style="dim")
             counts.append(f"{value} ", style="bold")
             counts.append(" │")
+        if data.get("plan"):
+            counts.append(f"\n {data['plan']}", style="bold")
         self.query_one("#counts", Static).update(counts)
         lines = Text()
         if not data["weakest"]:
@@ -243,6 +246,12 @@ class DashboardScreen(Screen[None]):
         from quizzer.tui.screens.stats import StatsScreen
 
         self.app.push_screen(StatsScreen())
+
+    def action_plan(self) -> None:
+        """Open the study plan."""
+        from quizzer.tui.screens.plan import PlanScreen
+
+        self.app.push_screen(PlanScreen())
 
     def action_settings(self) -> None:
         """Open settings."""
