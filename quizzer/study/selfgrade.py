@@ -75,7 +75,7 @@ def parse_points(text: str, total: int) -> frozenset[int] | None:
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low > high:
-            raise PointsError(f"{token!r} runs backwards: write the smaller number first")
+            raise PointsError(f"{token!r} runs backwards (write {high}-{low}): {how}")
         for number in (low, high):
             if not 1 <= number <= total:
                 raise PointsError(
