@@ -24,7 +24,9 @@ def test_weak_lists_the_failed_topic_first_and_drill_weak_asks_it(mini_bank: Pat
         ("t-recall-three", "x", "\n", "4"),
     ):
         assert (
-            run_quizzer("drill", "--plain", "--id", qid, input=f"{answer}\n{points}{rating}\n").returncode
+            run_quizzer(
+                "drill", "--plain", "--id", qid, input=f"{answer}\n{points}{rating}\n"
+            ).returncode
             == 0
         )
     weak = json.loads(run_quizzer("weak", "--json").stdout)

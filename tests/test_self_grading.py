@@ -3,6 +3,7 @@ missed points saved with the review, and `quizzer weak` / the Stats screen listi
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from rich.console import Console
 
 from quizzer.content.bank import Bank, load_bank
 from quizzer.content.models import RecallQuestion
@@ -20,6 +22,7 @@ from quizzer.progress.store import Store
 from quizzer.study.selfgrade import PointsError, parse_points, shown_points, suggest_rating
 from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
+from quizzer.tui.widgets.checklist import KeyPointChecklist
 from tests.conftest import FIXTURES, make_bank
 
 Cli = Callable[..., Result]
@@ -30,7 +33,11 @@ FOUR_POINTS = """
   kind: recall
   prompt: What limits decode throughput on one GPU?
   answer: Reading the weights, reading the KV cache, a small batch, and kernel launch gaps.
-  key_points: [weight reads from HBM, KV-cache reads grow with context, batch too small to reuse weights, launch overhead between small kernels]
+  key_points:
+    - weight reads from HBM
+    - KV-cache reads grow with context
+    - batch too small to reuse weights
+    - launch overhead between small kernels
   explanation: Decode does little arithmetic per byte it reads.
   topics: [prefill-decode]
   articles: [m4-c1-1.1]
@@ -192,7 +199,9 @@ def test_check_points_refuses_other_kinds_and_unknown_points(bank: Bank) -> None
         session.check_points(frozenset({2}))
 
 
-def test_export_and_import_keep_the_missed_points(cli: Cli, mini_bank: Path, tmp_path: Path) -> None:
+def test_export_and_import_keep_the_missed_points(
+    cli: Cli, mini_bank: Path, tmp_path: Path
+) -> None:
     assert cli("drill", "--plain", "--id", "t-recall-one", input="x\n2\n\n").exit_code == 0
     exported = tmp_path / "reviews.json"
     assert cli("export", "--format", "json", str(exported)).exit_code == 0
@@ -252,7 +261,9 @@ def test_restore_takes_a_backup_from_before_the_checklist(
 # the plain drill ----------------------------------------------------------------------------
 
 
-def test_plain_drill_lists_numbered_points_and_takes_the_ones_got(cli: Cli, mini_bank: Path) -> None:
+def test_plain_drill_lists_numbered_points_and_takes_the_ones_got(
+    cli: Cli, mini_bank: Path
+) -> None:
     out = cli("drill", "--plain", "--id", "t-recall-one", input="it reads weights\n1\n\n").output
     assert "Key points:\n  1. GEMV per sequence\n  2. weights streamed from HBM\n" in out
     assert "1 of 2 key points → Hard (missed: 2)\n" in out
@@ -263,9 +274,7 @@ def test_plain_drill_lists_numbered_points_and_takes_the_ones_got(cli: Cli, mini
 def test_plain_drill_garbage_key_point_lines_are_explained_and_asked_again(
     cli: Cli, mini_bank: Path
 ) -> None:
-    result = cli(
-        "drill", "--plain", "--id", "t-recall-one", input="x\nbanana\n7\n2-1\n3\nall\n\n"
-    )
+    result = cli("drill", "--plain", "--id", "t-recall-one", input="x\nbanana\n7\n2-1\n3\nall\n\n")
     out = result.output
     assert result.exit_code == 0
     assert "? 'banana' is not a key point number" in out
@@ -398,6 +407,14 @@ def screen_text(app: QuizzerApp) -> str:
     return app.export_screenshot().replace("&#160;", " ")
 
 
+def checklist_lines(checklist: KeyPointChecklist) -> list[str]:
+    """The checklist's lines as plain text, as a terminal 100 columns wide shows them."""
+    console = Console(width=100, record=True, file=io.StringIO())
+    for option in checklist.options:
+        console.print(option.prompt)
+    return [text.rstrip() for text in console.export_text().splitlines()]
+
+
 def line(app: QuizzerApp) -> str:
     return str(app.screen.query_one("#self-grade").render())
 
@@ -421,8 +438,13 @@ async def test_checklist_three_of_four_ticked_suggests_hard_and_saves_the_missed
         assert line(app).startswith("3 of 4 key points → Hard")
         assert str(study.query_one("#rate-2").label).endswith("←")
         assert not str(study.query_one("#rate-3").label).endswith("←")
-        prompts = [str(study.query_one("#checklist").get_option_at_index(i).prompt) for i in range(4)]  # type: ignore[attr-defined]
-        assert [p[:3] for p in prompts] == ["[✓]", "[ ]", "[✓]", "[✓]"]
+        checklist = study.query_one("#checklist", KeyPointChecklist)
+        assert checklist_lines(checklist) == [
+            "[✓] 1. weight reads from HBM",
+            "[ ] 2. KV-cache reads grow with context",
+            "[✓] 3. batch too small to reuse weights",
+            "[✓] 4. launch overhead between small kernels",
+        ]
         await pilot.press("enter")
         await pilot.pause()
     assert missed_rows(app.store) == [("t-recall-limits", 2, ["KV-cache reads grow with context"])]

@@ -21,6 +21,7 @@ from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings
 from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
+from quizzer.tui.widgets.checklist import KeyPointChecklist
 
 Cli = Callable[..., Result]
 
@@ -266,8 +267,8 @@ async def test_app_mock_recall_is_self_rated_at_the_end_beside_the_model_answer(
         reveal = study.query_one("#reveal").source  # type: ignore[attr-defined]
         assert "**Your answer**\n\nweights streamed" in typed
         assert "**Model answer**\n\nEach step multiplies the weights" in reveal
-        checklist = study.query_one("#checklist")
-        assert checklist.points == ["GEMV per sequence", "weights streamed from HBM"]  # type: ignore[attr-defined]
+        checklist = study.query_one("#checklist", KeyPointChecklist)
+        assert checklist.points == ["GEMV per sequence", "weights streamed from HBM"]
         assert offered(app) == [1, 2, 3, 4]
         await pilot.press("2", "enter")  # the second key point got: Hard
         await pilot.pause()

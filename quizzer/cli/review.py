@@ -78,6 +78,8 @@ def weak(by: str, limit: int, as_json: bool, key_points: bool) -> None:
     click.echo("\nStudy them: quizzer drill --weak")
 
 
+LINE_WIDTH = 100
+"""The width the missed key points are cut to (the question's prompt gets what is left)."""
 MISSED_SHOWN = 5
 """Key points listed under the weak groups; `--key-points` lists up to --limit."""
 NO_MISSED = (
@@ -96,10 +98,9 @@ def _echo_missed(bank: Bank, points: list[MissedPoint]) -> None:
         q = bank.by_id[point.question_id]
         note = " (got it last time)" if point.got_last_time else ""
         click.echo(f"  missed {point.missed} of {point.checked}  {point.point}{note}")
-        click.echo(
-            f"  {'':<{len(str(point.missed)) + len(str(point.checked)) + 11}}"
-            f"{q.id} #{point.number}: {prompt_line(q.prompt, 70)}"
-        )
+        indent = " " * (len(str(point.missed)) + len(str(point.checked)) + 13)
+        where = f"{indent}{q.id} #{point.number}: "
+        click.echo(where + prompt_line(q.prompt, max(30, LINE_WIDTH - len(where))))
 
 
 @click.command()

@@ -22,8 +22,8 @@ from quizzer.grading.calc import format_number
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.study.mock import MockRatings
-from quizzer.study.session import Current, Outcome, StudySession
 from quizzer.study.selfgrade import shown_points, suggest_rating, tally
+from quizzer.study.session import Current, Outcome, StudySession
 from quizzer.tui.widgets.checklist import KeyPointChecklist
 from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
@@ -32,16 +32,22 @@ if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
 
 
-CHECKLIST_TITLE = "Key points: tick the ones you got"
 SELF_GRADING = ("#typed", "#checklist-title", "#checklist", "#self-grade")
 """The widgets of a recall answer's self-grading, shown after its reveal."""
 
 
-def self_grade_line(got: int, total: int) -> Text:
-    """'2 of 4 key points → Hard' and the keys that change or confirm it."""
-    line = Text(tally(got, total), style="bold")
+def checklist_title(total: int) -> Text:
+    """The line above the checklist, with the keys that tick."""
     keys = f"1–{min(total, 9)}" if total > 1 else "1"
-    line.append(f"  ·  {keys} or space tick · enter confirms · tab: buttons", style="dim")
+    title = Text("Key points: tick the ones you got", style="bold")
+    title.append(f"  ({keys} or space; a click works too)", style="dim")
+    return title
+
+
+def self_grade_line(got: int, total: int) -> Text:
+    """'2 of 4 key points → Hard' and the keys that confirm it or choose another."""
+    line = Text(tally(got, total), style="bold")
+    line.append("  ·  enter confirms · tab: the rating buttons", style="dim")
     return line
 
 
@@ -128,8 +134,6 @@ class StudyScreen(Screen[None]):
             with Horizontal(id="compare"):
                 yield Markdown(id="typed")
                 yield Markdown(id="reveal")
-            yield Static(CHECKLIST_TITLE, id="checklist-title")
-            yield KeyPointChecklist(id="checklist")
             yield Markdown(id="explanation")
             yield Static(id="links")
         with Vertical(id="answer-area"):
@@ -144,6 +148,10 @@ class StudyScreen(Screen[None]):
                 "ctrl+o article · f1 help",
                 id="answer-keys",
             )
+        # Docked under the answer rather than in the scrolling body, so the key points stay in
+        # view beside the ratings however long the model answer is.
+        yield Static(id="checklist-title")
+        yield KeyPointChecklist(id="checklist")
         yield Static(id="self-grade")
         with Horizontal(id="ratings"):
             for grade in Grade:
@@ -306,7 +314,9 @@ class StudyScreen(Screen[None]):
             typed = self.query_one("#typed", Markdown)
             typed.update(f"**Your answer**\n\n{current.answer or '*(blank)*'}")
             typed.display = bool(current.answer) or self.rating_phase
-            self.query_one("#checklist", KeyPointChecklist).show_points(shown_points(q, lang))
+            points = shown_points(q, lang)
+            self.query_one("#checklist-title", Static).update(checklist_title(len(points)))
+            self.query_one("#checklist", KeyPointChecklist).show_points(points)
         self.query_one("#reveal", Markdown).update(body)
         self.query_one("#links", Static).update(article_links(self.qapp.bank, q, lang))
         box = self.query_one("#answer", AnswerInput)

@@ -8,6 +8,7 @@ what the ticks mean (quizzer.study.selfgrade); this widget only reports them.
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
@@ -56,10 +57,14 @@ class KeyPointChecklist(OptionList):
         self.set_options([self._line(index) for index in range(len(points))])
         self.highlighted = 0 if points else None
 
-    def _line(self, index: int) -> Text:
+    def _line(self, index: int) -> Table:
+        """`[✓] 2. text`, the text wrapping under itself rather than under the box."""
         ticked = index in self.got
-        line = Text("[✓] " if ticked else "[ ] ", style="bold green" if ticked else "")
-        line.append(f"{index + 1}. {self.points[index]}")
+        mark = Text("[✓]" if ticked else "[ ]", style="bold green" if ticked else "")
+        line = Table.grid(padding=(0, 1))
+        line.add_column(no_wrap=True)
+        line.add_column(ratio=1)
+        line.add_row(mark + Text(f" {index + 1}."), Text(self.points[index]))
         return line
 
     def toggle(self, index: int) -> None:
