@@ -22,9 +22,9 @@ from quizzer.grading.calc import format_number
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.study.mock import MockRatings
-from quizzer.study.selfgrade import shown_points, suggest_rating, tally
+from quizzer.study.selfgrade import shown_points, suggest_rating
 from quizzer.study.session import Current, Outcome, StudySession
-from quizzer.tui.widgets.checklist import KeyPointChecklist
+from quizzer.tui.widgets.checklist import KeyPointChecklist, checklist_title, self_grade_line
 from quizzer.tui.widgets.chips import article_links, chips, option_grid
 
 if TYPE_CHECKING:
@@ -34,21 +34,6 @@ if TYPE_CHECKING:
 
 SELF_GRADING = ("#typed", "#checklist-title", "#checklist", "#self-grade")
 """The widgets of a recall answer's self-grading, shown after its reveal."""
-
-
-def checklist_title(total: int) -> Text:
-    """The line above the checklist, with the keys that tick."""
-    keys = f"1–{min(total, 9)}" if total > 1 else "1"
-    title = Text("Key points: tick the ones you got", style="bold")
-    title.append(f"  ({keys} or space; a click works too)", style="dim")
-    return title
-
-
-def self_grade_line(got: int, total: int) -> Text:
-    """'2 of 4 key points → Hard' and the keys that confirm it or choose another."""
-    line = Text(tally(got, total), style="bold")
-    line.append("  ·  enter confirms · tab: the rating buttons", style="dim")
-    return line
 
 
 class AnswerInput(Input):

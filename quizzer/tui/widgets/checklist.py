@@ -14,6 +14,23 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 
+from quizzer.study.selfgrade import tally
+
+
+def checklist_title(total: int) -> Text:
+    """The line above the checklist, with the keys that tick."""
+    keys = f"1–{min(total, 9)}" if total > 1 else "1"
+    title = Text("Key points: tick the ones you got", style="bold")
+    title.append(f"  ({keys} or space; a click works too)", style="dim")
+    return title
+
+
+def self_grade_line(got: int, total: int) -> Text:
+    """'2 of 4 key points → Hard' and the keys that confirm it or choose another."""
+    line = Text(tally(got, total), style="bold")
+    line.append("  ·  enter confirms · tab: the rating buttons", style="dim")
+    return line
+
 
 class KeyPointChecklist(OptionList):
     """One line per key point, numbered from 1; ticks are kept as 0-based indices."""
