@@ -17,7 +17,7 @@ def stats() -> dict:  # type: ignore[type-arg]
 
 
 def test_three_answers_and_ratings_make_three_reviews(mini_bank: Path) -> None:
-    fed = "answer one\n3\n\n1\nanswer three\ngood\n"
+    fed = "answer one\n\n3\n\n\n1\nanswer three\n\ngood\n"  # empty: no checklist
     result = run_quizzer("drill", "--plain", "--kind", "recall", "--limit", "3", input=fed)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("saved:") == 3
@@ -25,7 +25,7 @@ def test_three_answers_and_ratings_make_three_reviews(mini_bank: Path) -> None:
 
 
 def test_end_of_input_ends_cleanly_keeping_ratings(mini_bank: Path) -> None:
-    result = run_quizzer("drill", "--plain", "--kind", "recall", input="a\n3\nb\n")
+    result = run_quizzer("drill", "--plain", "--kind", "recall", input="a\n\n3\nb\n")
     assert result.returncode == 0 and "Session over: 1 rated" in result.stdout
     assert stats()["reviews_total"] == 1
 
@@ -51,7 +51,7 @@ def test_wrong_numeric_is_rated_again(mini_bank: Path) -> None:
 def test_sigkill_mid_drill_loses_no_rated_review(mini_bank: Path, tmp_path: Path) -> None:
     proc = spawn_quizzer("drill", "--plain", "--kind", "recall")
     assert proc.stdin and proc.stdout
-    proc.stdin.write("first\n3\nsecond\n1\n")
+    proc.stdin.write("first\n\n3\nsecond\n\n1\n")
     proc.stdin.flush()
     seen = ""
     deadline = time.monotonic() + 60
@@ -73,7 +73,7 @@ def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
     ]
     for proc in procs:
         assert proc.stdin
-        proc.stdin.write("x\n3\n")
+        proc.stdin.write("x\n\n3\n")
         proc.stdin.flush()
     for proc in procs:
         _out, err = proc.communicate(timeout=60)
@@ -82,7 +82,7 @@ def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
 
 
 def test_stats_json_has_the_documented_fields(mini_bank: Path) -> None:
-    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     data = stats()
     for key in (
         "reviews_total",
@@ -106,7 +106,7 @@ def test_settings_show_and_set(mini_bank: Path) -> None:
     assert "desired_retention" in shown.stdout and "0.9" in shown.stdout
     assert run_quizzer("settings", "learning_steps_min", "1,5,30").returncode == 0
     assert run_quizzer("settings", "desired_retention", "1.5").returncode == 2
-    result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     assert "good (5m)" in result.stdout  # the second learning step is now 5 minutes
 
 
@@ -122,7 +122,7 @@ def test_a_company_tagged_from_two_pages_is_named_once(mini_bank: Path) -> None:
         ),
         "utf-8",
     )
-    result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    result = run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     assert result.returncode == 0, result.stderr
     header = next(line for line in result.stdout.splitlines() if "asked at:" in line)
     assert header.count("ByteDance") == 1, header

@@ -42,7 +42,7 @@ def killed_drill(rng: random.Random) -> tuple[int, int]:
     Returns (ratings the drill reported saved, reviews in the DB)."""
     proc = spawn_quizzer("drill", "--plain", "--kind", "recall", stderr=subprocess.DEVNULL)
     assert proc.stdin and proc.stdout
-    proc.stdin.write("a\n3\nb\n1\nc\n4\nd\n2\n")
+    proc.stdin.write("a\n\n3\nb\n\n1\nc\n\n4\nd\n\n2\n")  # answer, no checklist, rating
     proc.stdin.flush()
     time.sleep(rng.uniform(0.05, 1.5))
     proc.send_signal(signal.SIGKILL)

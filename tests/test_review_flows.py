@@ -17,14 +17,16 @@ def stats() -> dict:  # type: ignore[type-arg]
 
 
 def test_weak_lists_the_failed_topic_first_and_drill_weak_asks_it(mini_bank: Path) -> None:
-    for qid, answer, rating in (
-        ("t-choice-one", "A", "1"),
-        ("t-recall-one", "x", "3"),
-        ("t-recall-two", "x", "3"),
-        ("t-recall-three", "x", "4"),
+    for qid, answer, points, rating in (
+        ("t-choice-one", "A", "", "1"),
+        ("t-recall-one", "x", "\n", "3"),  # recall: an empty key-point line, then the rating
+        ("t-recall-two", "x", "\n", "3"),
+        ("t-recall-three", "x", "\n", "4"),
     ):
         assert (
-            run_quizzer("drill", "--plain", "--id", qid, input=f"{answer}\n{rating}\n").returncode
+            run_quizzer(
+                "drill", "--plain", "--id", qid, input=f"{answer}\n{points}{rating}\n"
+            ).returncode
             == 0
         )
     weak = json.loads(run_quizzer("weak", "--json").stdout)
@@ -97,8 +99,8 @@ def test_apkg_imports_into_a_real_anki_collection(mini_bank: Path, tmp_path: Pat
 
 
 def test_backup_wipe_restore_gives_identical_stats(mini_bank: Path, tmp_path: Path) -> None:
-    for qid in ("t-recall-one", "t-choice-one"):
-        run_quizzer("drill", "--plain", "--id", qid, input="B\n3\n")
+    for qid, fed in (("t-recall-one", "B\n\n3\n"), ("t-choice-one", "B\n3\n")):
+        run_quizzer("drill", "--plain", "--id", qid, input=fed)
     before = stats()
     backup = tmp_path / "backup.db"
     assert run_quizzer("backup", str(backup)).returncode == 0
@@ -112,7 +114,7 @@ def test_backup_wipe_restore_gives_identical_stats(mini_bank: Path, tmp_path: Pa
 
 
 def test_restore_refuses_a_bad_file_and_changes_nothing(mini_bank: Path, tmp_path: Path) -> None:
-    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"not a database at all" * 100)
     result = run_quizzer("restore", str(bad), "--yes")
@@ -121,12 +123,12 @@ def test_restore_refuses_a_bad_file_and_changes_nothing(mini_bank: Path, tmp_pat
 
 
 def test_export_json_then_import_merges_without_duplicates(mini_bank: Path, tmp_path: Path) -> None:
-    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     out = tmp_path / "reviews.json"
     assert run_quizzer("export", "--format", "json", str(out)).returncode == 0
     other_db = tmp_path / "other.db"
     env = {"QUIZZER_DB": str(other_db)}
-    run_quizzer("drill", "--plain", "--id", "t-recall-two", input="x\n3\n", env=env)
+    run_quizzer("drill", "--plain", "--id", "t-recall-two", input="x\n\n3\n", env=env)
     first = run_quizzer("import-reviews", str(out), env=env)
     assert "imported 1 review(s); 0 were already here" in first.stdout
     second = run_quizzer("import-reviews", str(out), env=env)
@@ -138,7 +140,7 @@ def test_export_json_then_import_merges_without_duplicates(mini_bank: Path, tmp_
 
 
 def test_export_csv_has_a_row_per_review(mini_bank: Path, tmp_path: Path) -> None:
-    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    run_quizzer("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     out = tmp_path / "reviews.csv"
     run_quizzer("export", "--format", "csv", str(out))
     lines = out.read_text("utf-8").splitlines()

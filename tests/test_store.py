@@ -44,7 +44,7 @@ def test_fsrs6_reference_replay_through_plain_drill(mini_bank: Path) -> None:
             "--plain",
             "--id",
             "t-recall-one",
-            input=f"my answer\n{rating}\n",
+            input=f"my answer\n\n{rating}\n",
             env={"QUIZZER_NOW": at(elapsed)},
         )
         assert done.returncode == 0, done.stderr
@@ -172,19 +172,19 @@ def test_daily_new_limit(mini_bank: Path) -> None:
 
 
 def test_renamed_question_keeps_its_history(mini_bank: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    cli("drill", "--plain", "--id", "t-recall-two", input="x\n3\n")
+    cli("drill", "--plain", "--id", "t-recall-two", input="x\n\n3\n")
     path = mini_bank / "questions" / "test" / "mini.yaml"
     text = path.read_text("utf-8").replace(
         "- id: t-recall-two\n", "- id: t-block-table\n  previous_ids: [t-recall-two]\n"
     )
     path.write_text(text, "utf-8")
-    cli("drill", "--plain", "--id", "t-block-table", input="x\n3\n")
+    cli("drill", "--plain", "--id", "t-block-table", input="x\n\n3\n")
     card = json.loads(cli("show", "t-block-table", "--json").output)["card"]
     assert card["reps"] == 2
 
 
 def test_removed_question_history_is_kept(mini_bank: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    cli("drill", "--plain", "--id", "t-recall-four", input="x\n3\n")
+    cli("drill", "--plain", "--id", "t-recall-four", input="x\n\n3\n")
     path = mini_bank / "questions" / "test" / "mini.yaml"
     text = path.read_text("utf-8")
     start = text.index("- id: t-recall-four")
@@ -195,7 +195,7 @@ def test_removed_question_history_is_kept(mini_bank: Path, cli) -> None:  # type
 
 
 def test_edited_question_is_flagged_not_reset(mini_bank: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    cli("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     path = mini_bank / "questions" / "test" / "mini.yaml"
     path.write_text(
         path.read_text("utf-8").replace(
@@ -203,7 +203,7 @@ def test_edited_question_is_flagged_not_reset(mini_bank: Path, cli) -> None:  # 
         ),
         "utf-8",
     )
-    out = cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n").output
+    out = cli("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n").output
     assert "edited since your last review" in out
     assert json.loads(cli("show", "t-recall-one", "--json").output)["card"]["reps"] == 2
 

@@ -309,7 +309,7 @@ def test_settings_non_finite_values_are_refused_and_drill_still_runs(
     cli: Cli, mini_bank: Path, key: str, raw: str
 ) -> None:
     refused(cli("settings", key, raw), f"{key} must be ")
-    drilled = cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    drilled = cli("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     assert drilled.exit_code == 0 and "saved: good" in drilled.output
 
 
@@ -361,7 +361,7 @@ def test_unusable_setting_saved_by_an_older_version_does_not_crash_the_drill(
     store.set_setting("learning_steps_min", [float("nan")])  # what the unchecked CLI stored
     store.set_setting("desired_retention", float("inf"))
     store.close()
-    drilled = cli("drill", "--plain", "--id", "t-recall-one", input="x\n3\n")
+    drilled = cli("drill", "--plain", "--id", "t-recall-one", input="x\n\n3\n")
     assert drilled.exit_code == 0 and "saved: good, next in 10m" in drilled.output  # defaults
 
 
@@ -416,7 +416,7 @@ def test_show_a_buried_question_never_reviewed_says_until_when(cli: Cli, mini_ba
 def test_show_a_reviewed_then_suspended_question_keeps_its_numbers(
     cli: Cli, mini_bank: Path
 ) -> None:
-    cli("drill", "--plain", "--id", "t-recall-two", input="x\n3\n")
+    cli("drill", "--plain", "--id", "t-recall-two", input="x\n\n3\n")
     cli("suspend", "t-recall-two")
     line = cli("show", "t-recall-two").output.strip().splitlines()[-1]
     assert line.startswith("Card: learning, due 2026-11-30T10:10:00")

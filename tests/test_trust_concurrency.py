@@ -141,6 +141,7 @@ def other_commands(cli: Callable[..., Result], tmp_path: Path, round_: int) -> N
 def rate_in_app(app: PtyApp, db: Path, expected: int) -> None:
     """Reveal the current recall question and rate it Good; wait until another reader sees it."""
     app.keys(b"\r")  # empty answer: reveal
+    app.keys(b"\t")  # from the key-point checklist to the rating buttons
     app.keys(b"3")  # Good
     wait_for(lambda: reviews_seen(db) >= expected, f"review {expected} to be visible")
 
@@ -171,7 +172,7 @@ def test_app_in_a_terminal_keeps_every_rating_while_other_commands_run(
 def plain_rate(proc: subprocess.Popen[str], answer: str = "x") -> str:
     """Answer and rate one question in a plain drill; returns the line that says it was saved."""
     assert proc.stdin and proc.stdout
-    proc.stdin.write(f"{answer}\n3\n")
+    proc.stdin.write(f"{answer}\n\n3\n")  # an empty line skips the key-point checklist
     proc.stdin.flush()
     while True:
         line = proc.stdout.readline()

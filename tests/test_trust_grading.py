@@ -21,6 +21,7 @@ from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings
 from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
+from quizzer.tui.widgets.checklist import KeyPointChecklist
 
 Cli = Callable[..., Result]
 
@@ -262,15 +263,17 @@ async def test_app_mock_recall_is_self_rated_at_the_end_beside_the_model_answer(
         await pilot.pause()
         assert saved(app.store) == [("t-choice-one", 3, "2")]
         study = app.screen
+        typed = study.query_one("#typed").source  # type: ignore[attr-defined]
         reveal = study.query_one("#reveal").source  # type: ignore[attr-defined]
-        assert "**Your answer**\n\nweights streamed" in reveal
+        assert "**Your answer**\n\nweights streamed" in typed
         assert "**Model answer**\n\nEach step multiplies the weights" in reveal
-        assert "- GEMV per sequence" in reveal
+        checklist = study.query_one("#checklist", KeyPointChecklist)
+        assert checklist.points == ["GEMV per sequence", "weights streamed from HBM"]
         assert offered(app) == [1, 2, 3, 4]
-        await pilot.press("2")
+        await pilot.press("2", "enter")  # the second key point got: Hard
         await pilot.pause()
-        assert "logical blocks" in study.query_one("#reveal").source  # type: ignore[attr-defined]
-        await pilot.press("4")
+        assert "logical blocks" in study.query_one("#typed").source  # type: ignore[attr-defined]
+        await pilot.press("tab", "4")  # Easy, from the rating buttons
         await pilot.pause()
         assert type(app.screen).__name__ == "SummaryScreen"
     assert saved(app.store) == [
@@ -309,7 +312,7 @@ async def test_app_mock_time_up_goes_to_the_self_rating(bank: Bank) -> None:
         study.tick()  # type: ignore[attr-defined]
         await pilot.pause()
         assert study.rating_phase  # type: ignore[attr-defined]
-        await pilot.press("enter")  # Enter takes the suggestion: Good for a typed answer
+        await pilot.press("1", "2", "enter")  # both key points got: Enter takes Good
         await pilot.pause()
         assert type(app.screen).__name__ == "SummaryScreen"
     assert saved(app.store) == [("t-recall-one", 3, "weights streamed")]

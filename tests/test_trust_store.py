@@ -32,7 +32,7 @@ def refused(result: Result, message: str, code: int = 1) -> None:
 @pytest.fixture
 def history(mini_bank: Path, cli: Cli) -> Path:
     """A progress DB with one review (rated in a plain drill), and its path."""
-    result = cli("drill", "--plain", "--kind", "recall", "--limit", "1", input="x\n3\n")
+    result = cli("drill", "--plain", "--kind", "recall", "--limit", "1", input="x\n\n3\n")
     assert "saved:" in result.output
     return Path(os.environ["QUIZZER_DB"])
 
@@ -156,7 +156,7 @@ def test_restore_refuses_a_crafted_database_and_changes_nothing(
 
 
 def test_restore_of_a_good_backup_brings_its_history_back(good_backup: Path, cli: Cli) -> None:
-    assert cli("drill", "--plain", "--kind", "recall", input="y\n3\n").exit_code == 0
+    assert cli("drill", "--plain", "--kind", "recall", input="y\n\n3\n").exit_code == 0
     assert json.loads(cli("stats", "--json").output)["reviews_total"] == 2
     result = cli("restore", str(good_backup), "--yes")
     assert result.exit_code == 0 and "restored 1 reviews" in result.output

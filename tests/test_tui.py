@@ -10,6 +10,7 @@ import pytest
 from quizzer.content.bank import load_bank
 from quizzer.progress.store import Store
 from quizzer.tui.app import QuizzerApp
+from quizzer.tui.widgets.checklist import KeyPointChecklist
 
 
 def make(mini_bank: Path, start: list[str] | None = None) -> QuizzerApp:
@@ -68,7 +69,9 @@ async def test_enter_on_empty_then_again_twice_makes_two_reviews(mini_bank: Path
         for _ in range(2):
             await pilot.press("enter")
             await pilot.pause()
-            await pilot.press("1")
+            # Again: Enter takes the suggestion, Again for a blank answer and for a recall
+            # answer with no key point ticked (digits tick key points there).
+            await pilot.press("enter")
             await pilot.pause()
         await pilot.press("escape")
         await pilot.press("q")
@@ -151,7 +154,10 @@ async def test_choice_by_number_key_and_chinese_language(mini_bank: Path) -> Non
         assert "为什么" in app.screen.query_one("#prompt").source  # type: ignore[attr-defined]
         await pilot.press("space")  # reveals a recall question
         await pilot.pause()
-        await pilot.press("3")
+        checklist = app.screen.query_one("#checklist", KeyPointChecklist)
+        assert checklist.points == ["GEMV", "HBM 带宽"]  # the Chinese key points
+        await pilot.press("1", "2", "enter")  # both key points got: Good, confirmed
+        await pilot.pause()
         await pilot.press("2", "enter")
         await pilot.pause()
         await pilot.press("enter")  # takes the suggested rating (Good)
@@ -193,12 +199,12 @@ async def test_garbage_pasted_into_every_input_never_crashes(mini_bank: Path) ->
             await pilot.press("enter")
             await pilot.pause()
             if app.screen.query_one("#ratings").display:
-                await pilot.press("1")
+                await pilot.press("enter")  # Again: wrong, or no key point ticked
             else:
                 box.value = ""  # type: ignore[attr-defined]
                 await pilot.press("enter")
                 await pilot.pause()
-                await pilot.press("1")
+                await pilot.press("enter")
     assert len(reviews(app)) == 3
 
 
@@ -245,7 +251,7 @@ async def test_back_from_a_session_lands_on_the_dashboard_with_new_counts(mini_b
         assert "quizzer — AI-infra interview drills" in title
         await pilot.press("s", "enter")
         await pilot.pause()
-        await pilot.press("1")
+        await pilot.press("enter")  # a recall answer with no key point ticked: Again
         await pilot.pause()
         for _ in range(3):
             if type(app.screen).__name__ == "DashboardScreen":

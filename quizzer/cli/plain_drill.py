@@ -1,4 +1,5 @@
-"""The line-mode drill: one line in for the answer, one line in for the rating.
+"""The line-mode drill: one line in for the answer, one for the key points a recall answer got
+(quizzer.cli.plain_points; an empty line skips it), one for the rating.
 
 For scripts, screen readers and tests. End of input ends the session cleanly; every rating
 given so far is already committed.
@@ -16,6 +17,7 @@ from quizzer.content.models import (
     ChoiceQuestion,
     CodeQuestion,
     NumericQuestion,
+    RecallQuestion,
 )
 from quizzer.content.render import links_text
 from quizzer.grading.answers import AnswerError
@@ -106,11 +108,12 @@ def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> st
 
         lines += exercise_reveal(q, lang)
     else:
+        from quizzer.study.selfgrade import shown_points
+
         answer = zh.answer if zh and zh.answer else q.answer
-        points = zh.key_points if zh and zh.key_points else q.key_points
         lines.append("Model answer:\n" + answer.rstrip())
         lines.append("Key points:")
-        lines += [f"  - {p}" for p in points]
+        lines += [f"  {n}. {p}" for n, p in enumerate(shown_points(q, lang), 1)]
     explanation = zh.explanation if zh and zh.explanation else q.explanation
     lines.append("Why: " + explanation.rstrip())
     lines.append("Read more:\n" + links_text(bank, q))
@@ -211,6 +214,11 @@ def run_plain_drill(
             if outcome is None:
                 continue
             out.write(reveal_text(bank, current, outcome, lang) + "\n")
+            if isinstance(current.question, RecallQuestion):
+                from quizzer.cli.plain_points import ask_key_points
+
+                if not ask_key_points(inp, out, session):
+                    return _finish(session, out)
             grade = ask_grade(
                 inp,
                 out,

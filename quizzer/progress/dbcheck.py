@@ -106,6 +106,7 @@ ROW_RULES: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
         "retrievability": (("real", "integer", "null"), False),
         "mode": (("text", "null"), False),
         "uid": (("text", "null"), False),
+        "missed_points": (("text", "null"), True),
     },
     "sessions": {
         "id": (("integer",), False),
@@ -132,7 +133,12 @@ def _row_problems(conn: sqlite3.Connection, tables: set[str]) -> list[str]:
     for table, columns in ROW_RULES.items():
         if table not in tables:
             continue
+        # An older schema lacks the newer columns (and SQLite would read a missing "column"
+        # as a string literal).
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({_quote(table)})")}
         for column, (types, is_json) in columns.items():
+            if column not in present:
+                continue
             allowed = ", ".join(f"'{t}'" for t in types)
             col = _quote(column)
             bad = count(f"SELECT count(*) FROM {table} WHERE typeof({col}) NOT IN ({allowed})")

@@ -127,6 +127,13 @@ def review_days(db: Database) -> None:
     )
 
 
+@step("004_missed_points")
+def missed_points(db: Database) -> None:
+    """The key points a recall answer missed, as a JSON list of their English text; NULL when
+    the user rated without the checklist (and for every review before this step)."""
+    db.table("reviews").add_column("missed_points", str)
+
+
 def applied(conn: sqlite3.Connection) -> list[str]:
     """Names of the steps already recorded in the DB (sqlite-utils' own table)."""
     exists = conn.execute(

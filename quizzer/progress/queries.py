@@ -16,6 +16,7 @@ from quizzer.progress.records import (
     DueRow,
     HistoryRow,
     PassCount,
+    PointCheck,
     RatedReview,
     RecentCounts,
     ReviewRow,
@@ -236,6 +237,24 @@ class StoreQueries:
                 [since_iso],
             )
         }
+
+    def point_checks(self, since_iso: str) -> list[PointCheck]:
+        """Reviews since ``since_iso`` rated with the key-point checklist, oldest first, with
+        the points each missed. A value that is not a JSON list of strings (a hand-edited DB)
+        counts as no check rather than failing the caller."""
+        checks = []
+        for question_id, reviewed_at, missed in self.conn.execute(
+            "SELECT question_id, reviewed_at, missed_points FROM reviews "
+            "WHERE reviewed_at >= ? AND missed_points IS NOT NULL ORDER BY reviewed_at, id",
+            [since_iso],
+        ):
+            try:
+                points = json.loads(missed)
+            except (TypeError, ValueError):
+                continue
+            if isinstance(points, list) and all(isinstance(p, str) for p in points):
+                checks.append(PointCheck(question_id, reviewed_at, points))
+        return checks
 
     # per-day counts ---------------------------------------------------------------------
 

@@ -93,6 +93,8 @@ class ReviewRow(TypedDict):
     retrievability: float | None
     mode: str | None
     uid: str | None
+    missed_points: str | None
+    """JSON list of the key points a self-graded recall answer missed; None without checklist."""
 
 
 class DueRow(NamedTuple):
@@ -142,6 +144,16 @@ class CardJson(NamedTuple):
     card_json: str
 
 
+class PointCheck(NamedTuple):
+    """One review rated with the key-point checklist."""
+
+    question_id: str
+    reviewed_at: str
+    """ISO time in UTC (clock.iso)."""
+    missed: list[str]
+    """The English text of each key point missed (empty: every one was got)."""
+
+
 class SessionStart(NamedTuple):
     """A recorded study session: its id and when it began."""
 
@@ -162,3 +174,5 @@ class ImportedReview(TypedDict):
     duration_ms: int | None
     seed: int | None
     mode: str
+    missed_points: list[str] | None
+    """The key points the answer missed (None: rated without the checklist)."""

@@ -144,8 +144,11 @@ class Store(StoreQueries):
         retrievability: float | None,
         content_hash: str | None,
         mode: str = "drill",
+        missed_points: list[str] | None = None,
     ) -> int:
-        """Save one rated review and the card's new state, atomically. Returns the review id."""
+        """Save one rated review and the card's new state, atomically. Returns the review id.
+        ``missed_points``: the key points a self-graded recall answer missed (``[]`` when it got
+        them all; None when the checklist was not used)."""
         from quizzer.progress.scheduling import card_to_json, state_name
 
         uid = uuid.uuid4().hex
@@ -153,7 +156,7 @@ class Store(StoreQueries):
             cursor = conn.execute(
                 "INSERT INTO reviews (question_id, reviewed_at, rating, answer, correct, "
                 "duration_ms, seed, session_id, state_before, card_before, retrievability, "
-                "mode, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "mode, uid, missed_points) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     question_id,
                     iso(reviewed_at),
@@ -168,6 +171,7 @@ class Store(StoreQueries):
                     retrievability,
                     mode,
                     uid,
+                    _points_json(missed_points),
                 ],
             )
             review_id = int(cursor.lastrowid or 0)
@@ -334,7 +338,7 @@ class Store(StoreQueries):
         with self.write() as conn:
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO reviews (uid, question_id, reviewed_at, rating, answer, "
-                "correct, duration_ms, seed, mode) VALUES (?,?,?,?,?,?,?,?,?)",
+                "correct, duration_ms, seed, mode, missed_points) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [
                     review["uid"],
                     review["question_id"],
@@ -345,6 +349,7 @@ class Store(StoreQueries):
                     review["duration_ms"],
                     review["seed"],
                     review["mode"],
+                    _points_json(review["missed_points"]),
                 ],
             )
             return bool(cursor.rowcount)
@@ -428,6 +433,11 @@ class Store(StoreQueries):
         """Mark a session finished."""
         with self.write() as conn:
             conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", [iso(now), session_id])
+
+
+def _points_json(points: list[str] | None) -> str | None:
+    """Missed key points as stored: a JSON list, or NULL when the checklist was not used."""
+    return None if points is None else json.dumps(points, ensure_ascii=False)
 
 
 def open_store(path: Path | None = None, *, create: bool = True) -> Store:

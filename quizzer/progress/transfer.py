@@ -33,17 +33,24 @@ REVIEW_FIELDS = (
     "duration_ms",
     "seed",
     "mode",
+    "missed_points",
 )
+MAX_MISSED_POINTS = 100
+"""The most key points one imported review may list as missed."""
 
 
 def review_rows(store: Store) -> list[dict[str, Any]]:
-    """Every review as plain data, oldest first."""
+    """Every review as plain data, oldest first (``missed_points`` still as stored: JSON text)."""
     return [{k: row[k] for k in REVIEW_FIELDS} for row in store.reviews()]  # type: ignore[literal-required]
 
 
 def export_json(store: Store, out: Path) -> int:
-    """Write the review history as JSON; returns the number of reviews."""
+    """Write the review history as JSON; returns the number of reviews. ``missed_points`` is
+    a list of key points (null when the review was rated without the checklist)."""
     rows = review_rows(store)
+    for row in rows:
+        if row["missed_points"] is not None:
+            row["missed_points"] = json.loads(row["missed_points"])
     out.write_text(
         json.dumps(
             {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "reviews": rows},
@@ -187,6 +194,16 @@ def _field_problem(row: dict[str, Any], earliest: datetime, latest: datetime) ->
     mode = row.get("mode")
     if mode is not None and (not isinstance(mode, str) or len(mode) > 40):
         return "'mode' must be a short string, or null"
+    missed = row.get("missed_points")
+    if missed is not None and (
+        not isinstance(missed, list)
+        or len(missed) > MAX_MISSED_POINTS
+        or not all(isinstance(p, str) and 0 < len(p) <= 2000 for p in missed)
+    ):
+        return (
+            f"'missed_points' must be a list of at most {MAX_MISSED_POINTS} key points (text), "
+            "or null"
+        )
     return None
 
 
@@ -237,6 +254,7 @@ def import_reviews(store: Store, source: Path) -> tuple[int, int]:
                 duration_ms=row.get("duration_ms"),
                 seed=row.get("seed"),
                 mode=row.get("mode") or "import",
+                missed_points=row.get("missed_points"),
             )
             if store.add_imported_review(review):
                 added += 1

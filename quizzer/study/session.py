@@ -200,6 +200,9 @@ class Current:
     outcome: Outcome | None = None
     work: ExerciseWork | None = None
     """The attempt, for code exercises."""
+    checked: frozenset[int] | None = None
+    """The key points (0-based) the user ticked as got, for a recall answer; None until the
+    checklist is used (then nothing about key points is saved with the review)."""
 
     def prompt(self, lang: str = "en") -> str:
         """The prompt text in ``lang`` (falls back to English), with numbers drawn."""
@@ -343,6 +346,23 @@ class StudySession:
         current.answered_at = time.monotonic()
         return outcome
 
+    def check_points(self, got: frozenset[int]) -> Grade:
+        """Record which key points of the revealed recall answer the user got (0-based); they
+        are saved with its rating. The suggested rating follows them (quizzer.study.selfgrade:
+        none → Again, some → Hard, all → Good) and is returned."""
+        from quizzer.study.selfgrade import suggest_rating
+
+        current = self.current
+        assert current is not None and current.outcome is not None, "submit an answer first"
+        q = current.question
+        if not isinstance(q, RecallQuestion):
+            raise ValueError(f"{q.id} is not a recall question: it has no key points")
+        if any(not 0 <= index < len(q.key_points) for index in got):
+            raise ValueError(f"{q.id} has {len(q.key_points)} key points")
+        current.checked = frozenset(got)
+        current.outcome.suggested = suggest_rating(len(current.checked), len(q.key_points))
+        return current.outcome.suggested
+
     @staticmethod
     def _auto(right: bool, message: str, hint: str | None, intervals: dict[Grade, str]) -> Outcome:
         if right:
@@ -367,6 +387,11 @@ class StudySession:
         after = review(self.scheduler, before, chosen, now)
         end = current.answered_at if until_answered and current.answered_at else time.monotonic()
         duration = int((end - current.started) * 1000)
+        missed = None
+        if current.checked is not None and isinstance(current.question, RecallQuestion):
+            from quizzer.study.selfgrade import missed_texts
+
+            missed = missed_texts(current.question, current.checked)
         review_id = self.store.record_review(
             question_id=current.question.id,
             before=before,
@@ -381,6 +406,7 @@ class StudySession:
             retrievability=retrievability(self.scheduler, before, now),
             content_hash=self.bank.content_hash(current.question),
             mode=self.mode,
+            missed_points=missed,
         )
         rated = Rated(review_id, current.question, chosen, outcome.correct, duration, after.due)
         self.done.append(rated)

@@ -14,9 +14,12 @@ EXTRA = {
     "StudyScreen": [
         ("enter", "submit (empty: reveal, not answered); after the reveal: rate as suggested"),
         ("space", "reveal a recall question (empty answer box)"),
-        ("1-4", "rate Again / Hard / Good / Easy (after the reveal)"),
-        ("1-9", "type an option number for a choice question"),
-        ("ctrl+z", "undo the last rating"),
+        ("1-9", "recall, after the reveal: tick the key points you got (also space, a click)"),
+        ("enter", "after the reveal: take the suggested rating (recall: the ticks suggest it)"),
+        ("tab", "recall, after the reveal: to the rating buttons, where 1-4 rate"),
+        ("1-4", "rate Again / Hard / Good / Easy (choice, numeric, or on the buttons)"),
+        ("1-9", "before the reveal: type an option number for a choice question"),
+        ("ctrl+z", "undo the last rating (also u after the reveal)"),
     ],
 }
 KEY_NAMES = {"exclamation_mark": "!", "comma": ",", "question_mark": "?", "slash": "/"}

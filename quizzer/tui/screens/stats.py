@@ -6,6 +6,7 @@ beside it, so topic names stay readable at 80×24.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -24,6 +25,32 @@ if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
 
 
+MISSED_SHOWN = 5
+"""Key points listed on the screen (`quizzer weak --key-points` lists more)."""
+
+
+def missed_table(app: QuizzerApp, now: datetime) -> Table | Text:
+    """The most often missed key points, each with its question id, or how to get some."""
+    from quizzer.study.missed import missed_points, prompt_line
+
+    points = missed_points(app.bank, app.store, now)[:MISSED_SHOWN]
+    if not points:
+        return Text(
+            "none yet: after revealing a recall answer, tick the key points you got",
+            style="dim",
+        )
+    table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+    table.add_column("missed", no_wrap=True, justify="right")
+    table.add_column("point and question", ratio=1)
+    for point in points:
+        q = app.bank.by_id[point.question_id]
+        cell = Text(point.text(app.bank, app.language))
+        prompt = q.zh.prompt if app.language == "zh" and q.zh else q.prompt
+        cell.append(f"\n{q.id} #{point.number}: {prompt_line(prompt, 60)}", style="dim")
+        table.add_row(f"{point.missed}/{point.checked}", cell)
+    return table
+
+
 class StatsScreen(Screen[None]):
     """Progress at a glance."""
 
@@ -34,10 +61,9 @@ class StatsScreen(Screen[None]):
         yield TitleBar()
         with Container(id="stats-main"):
             with VerticalScroll(id="stats-left"):
-                yield Static(
-                    "Mastery by topic, weakest first",
-                    classes="section-title",
-                )
+                yield Static("Key points you miss most often", classes="section-title")
+                yield Static(id="missed-points")
+                yield Static("Mastery by topic, weakest first", classes="section-title")
                 yield Static(id="mastery")
             with Container(id="stats-right"):
                 with Vertical(id="stats-forecast"):
@@ -75,6 +101,7 @@ class StatsScreen(Screen[None]):
                 f"{row['reviewed']}/{row['questions']}",
             )
         self.query_one("#mastery", Static).update(table)
+        self.query_one("#missed-points", Static).update(missed_table(app, now))
         self.query_one("#forecast", Static).update(forecast_columns(forecast(cards, now)))
         trend = Text()
         for value in retention_trend(app.store, now):  # four cells a week: fits 80 columns

@@ -27,8 +27,10 @@ from quizzer.grading.calc import format_number
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.study.mock import MockRatings
+from quizzer.study.selfgrade import shown_points, suggest_rating
 from quizzer.study.session import Current, Outcome, StudySession
 from quizzer.tui.links import open_link
+from quizzer.tui.widgets.checklist import KeyPointChecklist, checklist_title, self_grade_line
 from quizzer.tui.widgets.chips import ChipBar, article_links, option_grid
 from quizzer.tui.widgets.status import StatusLine
 
@@ -37,6 +39,10 @@ if TYPE_CHECKING:
 
     from quizzer.content.models import AnyQuestion
     from quizzer.tui.app import QuizzerApp
+
+
+SELF_GRADING = ("#typed", "#checklist-title", "#checklist", "#self-grade")
+"""The widgets of a recall answer's self-grading, shown after its reveal."""
 
 
 class AnswerInput(Input):
@@ -122,7 +128,9 @@ class StudyScreen(Screen[None]):
             yield Markdown(id="prompt")
             yield Static(id="options")
             yield Static(id="verdict")
-            yield Markdown(id="reveal")
+            with Horizontal(id="compare"):
+                yield Markdown(id="typed")
+                yield Markdown(id="reveal")
             yield Markdown(id="explanation")
             yield Static(id="links")
         with Vertical(id="answer-area"):
@@ -136,6 +144,11 @@ class StudyScreen(Screen[None]):
                 "enter submit · empty: reveal · esc back · ctrl+z undo · ctrl+o link · f1 help",
                 id="answer-keys",
             )
+        # Docked under the answer rather than in the scrolling body, so the key points stay in
+        # view beside the ratings however long the model answer is.
+        yield Static(id="checklist-title")
+        yield KeyPointChecklist(id="checklist")
+        yield Static(id="self-grade")
         with Horizontal(id="ratings"):
             for grade in Grade:
                 yield Button(
@@ -248,6 +261,8 @@ class StudyScreen(Screen[None]):
             self.query_one(widget_id, Static).update("")
         self.query_one("#reveal", Markdown).update("")
         self.query_one("#explanation", Markdown).update("")
+        for widget_id in SELF_GRADING:
+            self.query_one(widget_id).display = False
         self.query_one("#ratings").display = False
         area = self.query_one("#answer-area")
         area.display = True
@@ -335,11 +350,13 @@ class StudyScreen(Screen[None]):
             body = current.attempt.worked(zh.worked if zh and zh.worked else None)
         elif isinstance(q, RecallQuestion):
             answer = zh.answer if zh and zh.answer else q.answer
-            points = zh.key_points if zh and zh.key_points else q.key_points
-            body = answer + "\n\n**Key points**\n\n" + "\n".join(f"- {p}" for p in points)
-            if self.rating_phase:
-                typed = current.answer or "(blank)"
-                body = f"**Your answer**\n\n{typed}\n\n**Model answer**\n\n{body}"
+            body = f"**Model answer**\n\n{answer}"
+            typed = self.query_one("#typed", Markdown)
+            typed.update(f"**Your answer**\n\n{current.answer or '*(blank)*'}")
+            typed.display = bool(current.answer) or self.rating_phase
+            points = shown_points(q, lang)
+            self.query_one("#checklist-title", Static).update(checklist_title(len(points)))
+            self.query_one("#checklist", KeyPointChecklist).show_points(points)
         else:  # code exercises reveal on their own screen
             body = ""
         self.query_one("#reveal", Markdown).update(body)
@@ -349,17 +366,49 @@ class StudyScreen(Screen[None]):
         self.query_one("#answer-area").display = False
         ratings = self.query_one("#ratings")
         ratings.display = True
+        if isinstance(q, RecallQuestion):
+            for widget_id in SELF_GRADING:
+                self.query_one(widget_id).display = widget_id != "#typed" or typed.display
+            self.show_suggestion()
+            self.query_one("#checklist", KeyPointChecklist).focus()
+        else:
+            self.label_ratings(outcome.suggested)
+            self.query_one(f"#rate-{outcome.suggested.value}", Button).focus()
+        self.refresh_bindings()
+
+    def label_ratings(self, suggested: Grade) -> None:
+        """Each offered rating's button with its interval, the suggested one marked."""
+        assert self.outcome is not None
         for grade in Grade:
             # Only the ratings that apply are offered (a wrong or blank choice or numeric
             # answer: Again alone); their keys are switched off too (check_action).
             button = self.query_one(f"#rate-{grade.value}", Button)
-            label = f"{grade.value} {grade.label.title()} · {outcome.intervals[grade]}"
-            if grade == outcome.suggested:
+            label = f"{grade.value} {grade.label.title()} · {self.outcome.intervals[grade]}"
+            if grade == suggested:
                 label += " ←"
             button.label = label
-            button.display = grade in outcome.allowed
-        self.query_one(f"#rate-{outcome.suggested.value}", Button).focus()
-        self.refresh_bindings()
+            button.display = grade in self.outcome.allowed
+
+    def show_suggestion(self) -> Grade:
+        """The rating the ticked key points suggest, on the self-grade line and the buttons."""
+        checklist = self.query_one("#checklist", KeyPointChecklist)
+        got, total = len(checklist.got), len(checklist.points)
+        suggested = suggest_rating(got, total)
+        self.query_one("#self-grade", Static).update(self_grade_line(got, total))
+        self.label_ratings(suggested)
+        return suggested
+
+    @on(KeyPointChecklist.Toggled, "#checklist")
+    def ticked(self) -> None:
+        """A key point ticked or unticked: it is recorded and the suggestion follows."""
+        if self.session is not None and self.outcome is not None:
+            self.session.check_points(self.query_one("#checklist", KeyPointChecklist).got)
+            self.show_suggestion()
+
+    @on(KeyPointChecklist.Confirmed, "#checklist")
+    def confirmed(self) -> None:
+        """Enter on the checklist: take the suggested rating."""
+        self.action_accept()
 
     # actions -----------------------------------------------------------------------------
 
@@ -400,9 +449,13 @@ class StudyScreen(Screen[None]):
             self.show_next()
 
     def action_accept(self) -> None:
-        """Enter after the reveal takes the suggested rating."""
-        if self.outcome is not None and (not self.is_mock or self.rating_phase):
-            self.action_rate(self.outcome.suggested.value)
+        """Enter after the reveal takes the suggested rating; for a recall answer, the one its
+        ticked key points suggest (ticking none is then recorded too)."""
+        if self.outcome is None or self.session is None or (self.is_mock and not self.rating_phase):
+            return
+        if self.is_recall and self.query_one("#checklist").display:
+            self.session.check_points(self.query_one("#checklist", KeyPointChecklist).got)
+        self.action_rate(self.outcome.suggested.value)
 
     def action_explain(self) -> None:
         """Toggle the explanation (after the reveal)."""
