@@ -466,7 +466,7 @@ async def test_app_mock_runs_the_exercise_then_the_self_rating(code_bank: Path) 
         screen.query_one("#editor").load_text(SHORT_GOOD)  # type: ignore[attr-defined]
         await run_checks(pilot)
         assert type(app.screen).__name__ == "StudyScreen"  # no solution shown in a mock
-        await pilot.press("3")  # the self-rating of the recall answer
+        await pilot.press("tab", "3")  # the self-rating of the recall answer, on the buttons
         await pilot.pause()
         assert type(app.screen).__name__ == "SummaryScreen"
     assert sorted(reviews()) == [("t-code-softmax", 3, 1), ("t-recall-one", 3, None)]

@@ -42,7 +42,7 @@ async def test_rating_message_hides_neither_the_answer_box_nor_its_hints(
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
-        await pilot.press("1")
+        await pilot.press("enter")  # no key point ticked: the suggested rating, Again
         await pilot.pause()
         screen = app.screen
         status = screen.query_one("#status")

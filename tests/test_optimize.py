@@ -87,7 +87,7 @@ def test_optimize_fits_the_history_and_every_later_review_uses_it(
     # the next review is scheduled with the fitted parameters, not the defaults
     card = history.card("t-recall-one")
     assert card is not None
-    reviewed = cli("drill", "--id", "t-recall-one", input="x\n3\n")
+    reviewed = cli("drill", "--id", "t-recall-one", input="x\n\n3\n")
     assert reviewed.exit_code == 0, reviewed.output
     shown = json.loads(cli("show", "t-recall-one", "--json").output)["card"]
     with_fit = Scheduler(parameters=weights, enable_fuzzing=False)
@@ -156,7 +156,7 @@ def test_fsrs_parameters_can_be_pasted_and_are_checked(
     assert stored_weights(history) == list(TRUE_PARAMETERS)
     before = history.card("t-recall-two")
     assert before is not None
-    cli("drill", "--id", "t-recall-two", input="x\n3\n")
+    cli("drill", "--id", "t-recall-two", input="x\n\n3\n")
     shown = json.loads(cli("show", "t-recall-two", "--json").output)["card"]
     expected, _ = Scheduler(parameters=TRUE_PARAMETERS, enable_fuzzing=False).review_card(
         before.card, Rating.Good, NOW

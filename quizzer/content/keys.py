@@ -46,7 +46,18 @@ def key_rows(bank: Bank, kind: str) -> list[KeyRow]:
     """Every key of ``kind`` in catalog order, with its name and question count. Raises
     TracksError for an unreadable tracks.yaml; no tracks file gives no rows."""
     if kind == "tracks":
-        return track_rows(bank)
+        return [
+            KeyRow(
+                t.key,
+                _names(t.title_en, t.title_zh),
+                sum(
+                    1
+                    for q in bank.questions
+                    if set(q.topics) & set(t.topics) or bank.module_of(q) in t.modules
+                ),
+            )
+            for t in bank.tracks.values()
+        ]
     counts: dict[str, int] = {}
     for q in bank.questions:
         keys = {

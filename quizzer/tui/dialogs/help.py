@@ -13,13 +13,11 @@ GLOBAL_KEYS = [("?, f1", "this help"), ("ctrl+q", "quit from anywhere"), ("escap
 EXTRA = {
     "StudyScreen": [
         ("enter", "submit (empty: reveal, not answered); after the reveal: rate as suggested"),
-        ("space", "reveal a recall question (empty answer box)"),
-        ("1-9", "recall, after the reveal: tick the key points you got (also space, a click)"),
-        ("enter", "after the reveal: take the suggested rating (recall: the ticks suggest it)"),
-        ("tab", "recall, after the reveal: to the rating buttons, where 1-4 rate"),
+        ("space", "reveal a recall question; after it: tick the highlighted key point"),
+        ("1-9", "tick the key points you got (recall); type an option number (choice)"),
+        ("tab", "to the rating buttons (recall, after the reveal), where 1-4 rate"),
         ("1-4", "rate Again / Hard / Good / Easy (choice, numeric, or on the buttons)"),
-        ("1-9", "before the reveal: type an option number for a choice question"),
-        ("ctrl+z", "undo the last rating (also u after the reveal)"),
+        ("ctrl+z", "undo the last rating"),
     ],
 }
 KEY_NAMES = {"exclamation_mark": "!", "comma": ",", "question_mark": "?", "slash": "/"}

@@ -61,10 +61,10 @@ class StatsScreen(Screen[None]):
         yield TitleBar()
         with Container(id="stats-main"):
             with VerticalScroll(id="stats-left"):
-                yield Static("Key points you miss most often", classes="section-title")
-                yield Static(id="missed-points")
                 yield Static("Mastery by topic, weakest first", classes="section-title")
                 yield Static(id="mastery")
+                yield Static("Key points you miss most often", classes="section-title")
+                yield Static(id="missed-points")
             with Container(id="stats-right"):
                 with Vertical(id="stats-forecast"):
                     yield Static("Due in the next 14 days", classes="section-title")
