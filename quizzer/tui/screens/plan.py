@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
 
 TODAY_SHOWN = 8
+CUT_SHOWN = 8
 
 
 class PlanScreen(Screen[None]):
@@ -138,14 +139,14 @@ class PlanScreen(Screen[None]):
         """One bar per in-scope topic: recall on the day if study stopped now."""
         zh = self.qapp.language == "zh"
         table = Table(box=None, show_header=True, padding=(0, 1), expand=True)
-        table.add_column("topic (in the order they come)", ratio=1, no_wrap=True)
-        table.add_column("recall", width=15, no_wrap=True)
+        table.add_column("topic (in the order they come)", ratio=1, min_width=14, no_wrap=True)
+        table.add_column("recall", width=13, no_wrap=True)
         table.add_column("asked", justify="right", no_wrap=True)
         table.add_column("new", justify="right", no_wrap=True)
         for row in report["topics"]:
             table.add_row(
                 row["title_zh"] if zh else row["title_en"],
-                f"{bar(row['readiness'], 10)} {row['readiness']:>4.0%}",
+                f"{bar(row['readiness'], 8)} {row['readiness']:>4.0%}",
                 str(row["asked"]),
                 f"{row['unseen']}/{row['questions']}",
             )
@@ -157,7 +158,8 @@ class PlanScreen(Screen[None]):
         text.append(f"{len(report['today_due'])}", style="bold")
         text.append(" due · ", style="dim")
         text.append(f"{report['new_today']}", style="bold")
-        text.append(f" new (quota {report['daily_new_quota']} a day)\n", style="dim")
+        text.append(" new today\n", style="dim")
+        text.append(f"Quota {report['daily_new_quota']} new a day\n", style="dim")
         if report["review_only_from"]:
             text.append(f"Review only from {report['review_only_from']}\n", style="dim")
         for qid in report["today_new"][:TODAY_SHOWN]:
@@ -190,7 +192,9 @@ class PlanScreen(Screen[None]):
                 f"{cut['shortfall']} would never come up.\n"
             )
             if cut["topics"]:
-                keys = ", ".join(t["key"] for t in cut["topics"])
+                keys = ", ".join(t["key"] for t in cut["topics"][:CUT_SHOWN])
+                if len(cut["topics"]) > CUT_SHOWN:
+                    keys += f" and {len(cut['topics']) - CUT_SHOWN} more (`quizzer plan` lists all)"
                 text.append(
                     f"Cut the {len(cut['topics'])} least-asked topics "
                     f"({cut['questions_saved']} questions): {keys}.\n"
