@@ -3,12 +3,14 @@ progress), go back to the defaults, and a chart of what each desired retention c
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -123,19 +125,23 @@ class FsrsPanel(Vertical):
         """Move the bar and name the stage."""
         if not self.is_attached:  # the user left Settings; the fit still finishes and saves
             return
-        self.query_one("#fsrs-progress", ProgressBar).update(progress=done)
-        self.query_one("#fsrs-step", Static).update(Text(what + "…", style="dim"))
+        with suppress(NoMatches):  # leaving Settings removes the children first
+            self.query_one("#fsrs-progress", ProgressBar).update(progress=done)
+            self.query_one("#fsrs-step", Static).update(Text(what + "…", style="dim"))
 
     def fit_done(self, message: str) -> None:
         """Show the report (or why there is none) and refresh what depends on it."""
         self.busy = False
         if not self.is_attached:
             return
-        self.query_one("#fsrs-optimize", Button).disabled = False
-        self.query_one("#fsrs-progress").display = False
-        self.query_one("#fsrs-step", Static).update("")
-        self.query_one("#fsrs-report", Static).update(message)
-        self.show_status()
+        try:
+            self.query_one("#fsrs-optimize", Button).disabled = False
+            self.query_one("#fsrs-progress").display = False
+            self.query_one("#fsrs-step", Static).update("")
+            self.query_one("#fsrs-report", Static).update(message)
+            self.show_status()
+        except NoMatches:  # the user left Settings while it ran; the result is saved anyway
+            return
         self.refresh_workload()
 
     @on(Button.Pressed, "#fsrs-reset")
@@ -195,4 +201,5 @@ class FsrsPanel(Vertical):
     def show_workload(self, chart: Any) -> None:
         """Put the simulated chart (or why there is none) on screen."""
         if self.is_attached:
-            self.query_one("#workload", Static).update(chart)
+            with suppress(NoMatches):  # leaving Settings removes the children first
+                self.query_one("#workload", Static).update(chart)
