@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from quizzer.cli.common import echo_json, fail, open_bank
+from quizzer.cli.common import echo_json, open_bank
 from quizzer.content.keys import KEY_KINDS
 
 
@@ -15,13 +15,10 @@ from quizzer.content.keys import KEY_KINDS
 def keys(kind: str, as_json: bool) -> None:
     """List the valid topic, company, article or track keys, with their names and how many
     questions each has (the keys --topic, --company, --article and mock --company take)."""
-    from quizzer.content.keys import TracksError, key_rows, tracks_path
+    from quizzer.content.keys import key_rows
 
     bank = open_bank()
-    try:
-        rows = key_rows(bank, kind)
-    except TracksError as exc:
-        fail(str(exc))
+    rows = key_rows(bank, kind)
     if as_json:
         echo_json(
             [
@@ -31,7 +28,7 @@ def keys(kind: str, as_json: bool) -> None:
         )
         return
     if not rows:
-        click.echo(f"No tracks are defined ({tracks_path(bank)} does not exist).")
+        click.echo(f"No {kind} are defined in {bank.root}.")
         return
     width = min(40, max(len(r.key) for r in rows))
     for r in rows:

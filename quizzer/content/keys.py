@@ -4,10 +4,7 @@ and question counts (`quizzer keys`), and the closest ones when a typed key is u
 from __future__ import annotations
 
 import difflib
-import os
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from quizzer.content.bank import Bank
 from quizzer.content.search import fold
@@ -15,7 +12,6 @@ from quizzer.content.search import fold
 KEY_KINDS = ("topics", "companies", "articles", "tracks")
 """What `quizzer keys` lists."""
 SINGULAR = {"topics": "topic", "companies": "company", "articles": "article", "tracks": "track"}
-TRACKS_FILE = "tracks.yaml"
 CLOSEST = 5
 """How many keys an unknown-key message offers."""
 
@@ -34,17 +30,13 @@ class KeyRow:
     """A company's tier, an article's module."""
 
 
-class TracksError(ValueError):
-    """tracks.yaml exists but cannot be read as a list of tracks."""
-
-
 def _names(en: str, zh: str | None) -> str:
     return en if not zh or zh.casefold() == en.casefold() else f"{en} · {zh}"
 
 
 def key_rows(bank: Bank, kind: str) -> list[KeyRow]:
-    """Every key of ``kind`` in catalog order, with its name and question count. Raises
-    TracksError for an unreadable tracks.yaml; no tracks file gives no rows."""
+    """Every key of ``kind`` in catalog order, with its name and question count (a track
+    counts the questions of its topics and modules)."""
     if kind == "tracks":
         return [
             KeyRow(
@@ -87,49 +79,6 @@ def key_rows(bank: Bank, kind: str) -> list[KeyRow]:
     raise ValueError(f"no key kind {kind!r}")
 
 
-def tracks_path(bank: Bank) -> Path:
-    """Where the bank's tracks would be defined."""
-    return bank.root / TRACKS_FILE
-
-
-def track_rows(bank: Bank) -> list[KeyRow]:
-    """The tracks in tracks.yaml (a list of mappings with a ``key``, under ``tracks:`` or at
-    the top), counting their ``questions`` or the questions on their ``topics``. No file: no
-    rows. Read through the safe loader; any other shape raises TracksError."""
-    from quizzer.content.bank import SourceProblem, read_bank_file
-    from quizzer.content.yamlsrc import YamlProblem, load_located
-
-    path = tracks_path(bank)
-    if not os.path.lexists(path):
-        return []
-    try:
-        data: Any = load_located(read_bank_file(path).decode("utf-8")).data
-    except SourceProblem as exc:  # a link, a folder, too large
-        raise TracksError(f"{path}: {exc}") from None
-    except UnicodeDecodeError:
-        raise TracksError(f"{path}: not UTF-8 text") from None
-    except YamlProblem as exc:
-        raise TracksError(f"{path}:{exc.line}:{exc.col}: {exc.message}") from None
-    entries = data.get("tracks") if isinstance(data, dict) else data
-    if not isinstance(entries, list):
-        raise TracksError(f"{path}: expected a list of tracks (each with a key)")
-    rows = []
-    for index, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
-            raise TracksError(f"{path}: track {index} has no key")
-        names = ("title_en", "name_en", "title", "name")
-        en = next((str(entry[f]) for f in names if f in entry), "")
-        zh = next((str(entry[f]) for f in ("title_zh", "name_zh") if f in entry), None)
-        count: int | None = None
-        if isinstance(entry.get("questions"), list):
-            count = len(entry["questions"])
-        elif isinstance(entry.get("topics"), list):
-            wanted = set(map(str, entry["topics"]))
-            count = sum(1 for q in bank.questions if wanted & set(q.topics))
-        rows.append(KeyRow(entry["key"], _names(en, zh) if en else (zh or ""), count))
-    return rows
-
-
 def closest_keys(word: str, rows: list[KeyRow], n: int = CLOSEST) -> list[KeyRow]:
     """The ``n`` rows closest to ``word``, compared with each key and each name (folded as
     search folds them, so `byte dance` and `字节` both find bytedance); best first."""
@@ -154,10 +103,7 @@ def closest_keys(word: str, rows: list[KeyRow], n: int = CLOSEST) -> list[KeyRow
 def unknown_key_message(bank: Bank, kind: str, word: str) -> str:
     """ "unknown company 'apple'; the closest:", one closest key and its name a line, then
     where to see them all."""
-    try:
-        rows = key_rows(bank, kind)
-    except TracksError as exc:
-        return f"unknown {SINGULAR[kind]} {word!r} ({exc})"
+    rows = key_rows(bank, kind)
     if not rows:
         return f"unknown {SINGULAR[kind]} {word!r}: no {kind} are defined"
     closest = closest_keys(word, rows)
