@@ -6,6 +6,7 @@ from __future__ import annotations
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -106,3 +107,58 @@ def test_every_solution_function_has_a_hand_worked_test() -> None:
             ):
                 untested.append(f"{path.stem}.{node.name}")
     assert untested == []
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_import_contracts_hold() -> None:
+    """The import-linter contracts of pyproject.toml (the same check as running `lint-imports`):
+    the core never imports a front end or Textual, data flows one way (base, content, grading,
+    progress, study, then the CLI and the TUI), and no package's modules import in a cycle,
+    type-only imports included."""
+    from importlinter.cli import lint_imports
+
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+
+
+def test_lint_imports_reports_a_broken_layer(tmp_path: Path) -> None:
+    """The contracts have teeth: a config whose layers point the wrong way is reported."""
+    from importlinter.cli import lint_imports
+
+    config = tmp_path / "contracts.toml"
+    config.write_text(
+        "[tool.importlinter]\n"
+        'root_packages = ["quizzer"]\n'
+        "[[tool.importlinter.contracts]]\n"
+        'name = "upside down"\n'
+        'type = "layers"\n'
+        'layers = ["quizzer.base", "quizzer.progress"]\n',
+        "utf-8",
+    )
+    assert lint_imports(config_filename=str(config), no_cache=True) == 1
+
+
+MAX_TRACKED_BYTES = 1_000_000
+LARGE_FILES_ALLOWED: dict[str, str] = {}
+"""Tracked files allowed past MAX_TRACKED_BYTES, each with the reason it is deliberate (none
+today: the largest, question_bank/questions/prerequisites/*.yaml and readings.yaml, are a few
+hundred KB)."""
+
+
+def test_no_tracked_file_is_larger_than_1_mb_unless_listed() -> None:
+    """A stray wheel, database, cache or dump committed by mistake is caught before it lands."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    too_big = [
+        f"{name} ({size:,} bytes)"
+        for name in listed.stdout.split("\0")
+        if name
+        and (ROOT / name).is_file()
+        and (size := (ROOT / name).stat().st_size) > MAX_TRACKED_BYTES
+        and name not in LARGE_FILES_ALLOWED
+    ]
+    assert too_big == []
