@@ -75,14 +75,22 @@ def cli() -> Callable[..., Result]:
 def run_quizzer(
     *args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    """Run `python -m quizzer` in a subprocess, as a user's shell would."""
-    return subprocess.run(
-        [sys.executable, "-m", "quizzer", *args],
-        input=input,
-        text=True,
-        capture_output=True,
-        env={**os.environ, **(env or {})},
-        timeout=timeout,
+    """Run a quizzer command as a user's shell would, but in this process (click's CliRunner,
+    far faster than a new interpreter): its exit code, stdout and stderr. The environment is
+    put back afterwards, as a subprocess would leave it. ``timeout`` is kept for the callers
+    that pass it; tests that need a real process (kills, concurrency) use spawn_quizzer."""
+    from quizzer.cli import main
+
+    saved = os.environ.copy()
+    try:
+        result = CliRunner().invoke(
+            main, list(args), input=input, env=env, catch_exceptions=False, prog_name="quizzer"
+        )
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(
+        ["quizzer", *args], result.exit_code, result.stdout, result.stderr
     )
 
 

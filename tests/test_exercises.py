@@ -88,6 +88,7 @@ def test_the_bank_has_the_first_exercises() -> None:
     assert {"code-safe-softmax", "code-flash-attention-v1-forward", "code-cuda-block-reduce"} <= ids
 
 
+@pytest.mark.slow  # ~3 min of child processes; `quizzer validate` runs the same proof (in CI too)
 @pytest.mark.parametrize(("question_id", "role", "mutant"), roles())
 def test_bank_exercise_solution_passes_mutants_and_starter_fail(
     bank_verdicts: dict[tuple[str, str, str], Verdict], question_id: str, role: str, mutant: str
