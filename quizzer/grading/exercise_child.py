@@ -100,15 +100,16 @@ def _as_array(result: Any) -> Any:
     return array
 
 
-def main(job_file: str) -> None:
-    """Run one check as ``job.json`` describes it (see quizzer.grading.exercises)."""
-    job = json.loads(Path(job_file).read_text("utf-8"))
-    _limit(job["memory_bytes"], job["cpu_seconds"], job["file_bytes"])
-    sys.path += [path for path in job["library_paths"] if path not in sys.path]
-    scratch = Path(job["scratch"])
-    user_file = job["user_file"]
-    status: dict[str, Any] = {"cases": [], "error": None}
+class _Failed(Exception):
+    """A phase of the check failed; ``error`` is what ``status.json`` reports."""
 
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error["message"])
+        self.error = error
+
+
+def _exercise_cases(job: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The exercise's cases for this seed, built from its spec (``job["checks"]``)."""
     module_name, _, attr = job["checks"].rpartition(".")
     try:
         spec = getattr(importlib.import_module(module_name), attr)
@@ -118,14 +119,18 @@ def main(job_file: str) -> None:
             import threading
 
             threading.stack_size(THREAD_STACK)
-        cases = spec.cases(job["seed"])
+        return spec.cases(job["seed"])
     except Exception as exc:  # the exercise is broken, not the user's file
-        status["error"] = {**_error("spec", exc, user_file), "trace": traceback.format_exc()}
-        _write_status(scratch, status)
-        return
+        error = {**_error("spec", exc, job["user_file"]), "trace": traceback.format_exc()}
+        raise _Failed(error) from None
 
-    import numpy as np
 
+def _load_entry(job: dict[str, Any]) -> Any:
+    """The user's entry function, from their file loaded as ``USER_MODULE``."""
+    # The runner's numpy is imported before the user's file can touch sys.modules.
+    import numpy  # noqa: F401
+
+    user_file = job["user_file"]
     sys.dont_write_bytecode = True
     try:
         loader = importlib.util.spec_from_file_location(USER_MODULE, user_file)
@@ -134,22 +139,34 @@ def main(job_file: str) -> None:
         sys.modules[USER_MODULE] = module  # dataclasses and pickling look modules up here
         loader.loader.exec_module(module)
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: report, don't die
-        status["error"] = _error("load", exc, user_file)
-        _write_status(scratch, status)
-        return
+        raise _Failed(_error("load", exc, user_file)) from None
     entry = getattr(module, job["entry"], None)
     if not callable(entry):
-        status["error"] = {
-            "phase": "load",
-            "case": None,
-            "type": "NameError",
-            "message": f"the file defines no function named `{job['entry']}`",
-            "frames": [],
-            "line": None,
-        }
-        _write_status(scratch, status)
-        return
+        raise _Failed(
+            {
+                "phase": "load",
+                "case": None,
+                "type": "NameError",
+                "message": f"the file defines no function named `{job['entry']}`",
+                "frames": [],
+                "line": None,
+            }
+        )
+    return entry
 
+
+def _run_cases(
+    entry: Any,
+    cases: list[tuple[str, dict[str, Any]]],
+    job: dict[str, Any],
+    done: list[dict[str, Any]],
+) -> None:
+    """Call ``entry`` on each case and save its output as ``out-<index>.npy``; each finished
+    case is appended to ``done``. The first failing case raises _Failed."""
+    import numpy as np
+
+    scratch = Path(job["scratch"])
+    user_file = job["user_file"]
     current = scratch / "current"
     for index, (name, case) in enumerate(cases):
         current.write_text(str(index), "utf-8")
@@ -158,14 +175,27 @@ def main(job_file: str) -> None:
         try:
             output = _as_array(entry(**args))
         except BaseException as exc:
-            status["error"] = _error("run", exc, user_file, case=index)
-            break
+            raise _Failed(_error("run", exc, user_file, case=index)) from None
         seconds = time.perf_counter() - started
         try:
             np.save(scratch / f"out-{index}.npy", output, allow_pickle=False)
         except OSError as exc:  # past the file-size limit
-            status["error"] = _error("run", exc, user_file, case=index)
-            status["error"]["message"] = f"the output is too large to save ({output.nbytes} bytes)"
-            break
-        status["cases"].append({"name": name, "seconds": round(seconds, 4)})
-    _write_status(scratch, status)
+            error = _error("run", exc, user_file, case=index)
+            error["message"] = f"the output is too large to save ({output.nbytes} bytes)"
+            raise _Failed(error) from None
+        done.append({"name": name, "seconds": round(seconds, 4)})
+
+
+def main(job_file: str) -> None:
+    """Run one check as ``job.json`` describes it (see quizzer.grading.exercises)."""
+    job = json.loads(Path(job_file).read_text("utf-8"))
+    _limit(job["memory_bytes"], job["cpu_seconds"], job["file_bytes"])
+    sys.path += [path for path in job["library_paths"] if path not in sys.path]
+    status: dict[str, Any] = {"cases": [], "error": None}
+    try:
+        cases = _exercise_cases(job)
+        entry = _load_entry(job)
+        _run_cases(entry, cases, job, status["cases"])
+    except _Failed as failed:
+        status["error"] = failed.error
+    _write_status(Path(job["scratch"]), status)

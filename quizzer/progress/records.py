@@ -73,6 +73,17 @@ class CardCounts(NamedTuple):
     correct: int
     graded: int
 
+    @classmethod
+    def of_review(cls, rating: int, state_before: str, correct: bool | int | None) -> CardCounts:
+        """What one review adds: a rep, a lapse by the lapse rule, and a correct and a graded
+        answer when it was checked (``correct`` None: not checked)."""
+        return cls(
+            reps=1,
+            lapses=int(is_lapse(rating, state_before)),
+            correct=int(bool(correct)),
+            graded=int(correct is not None),
+        )
+
 
 class ReviewRow(TypedDict):
     """One row of the reviews table."""

@@ -285,11 +285,11 @@ def today_list(
     return due, new
 
 
-def plan_report(bank: Bank, store: Store, goal: StudyGoal, now: datetime) -> dict[str, Any]:
-    """Everything `quizzer plan --json` prints and the Plan screen shows."""
-    scope = scope_for(bank, goal)
-    sizing = size_plan(bank, store, goal, now)
-    recall = readiness(bank, store, goal, sizing, now)
+def topic_rows(
+    bank: Bank, scope: Scope, sizing: Sizing, recall: dict[str, float]
+) -> list[dict[str, Any]]:
+    """One row per topic with in-scope questions, in plan order: its titles and weights, how
+    many questions it has and how many are never seen, and its mean readiness."""
     by_topic: dict[str, list[str]] = {}
     for q in sizing.in_scope:
         by_topic.setdefault(q.topics[0], []).append(q.id)
@@ -314,12 +314,33 @@ def plan_report(bank: Bank, store: Store, goal: StudyGoal, now: datetime) -> dic
                 "readiness": _mean([recall[qid] for qid in ids]),
             }
         )
+    return topics
+
+
+def _cut_json(cut: Cut | None) -> dict[str, Any] | None:
+    """The proposed cut as the report shows it (None when the plan fits)."""
+    if cut is None:
+        return None
+    return {
+        "shortfall": cut.shortfall,
+        "questions_saved": cut.questions_saved,
+        "topics": [
+            {"key": t.key, "asked": t.asked, "weight": t.weight, "saved": cut.saved[t.key]}
+            for t in cut.topics
+        ],
+    }
+
+
+def plan_report(bank: Bank, store: Store, goal: StudyGoal, now: datetime) -> dict[str, Any]:
+    """Everything `quizzer plan --json` prints and the Plan screen shows."""
+    scope = scope_for(bank, goal)
+    sizing = size_plan(bank, store, goal, now)
+    recall = readiness(bank, store, goal, sizing, now)
     companies = {
         key: _mean([recall[qid] for qid in ids if qid in recall])
         for key, ids in scope.company_ids.items()
     }
     due, new = today_list(bank, store, sizing, now)
-    cut = sizing.cut
     track = bank.tracks.get(goal.track) if goal.track else None
     return {
         "goal": goal.to_json(),
@@ -346,18 +367,9 @@ def plan_report(bank: Bank, store: Store, goal: StudyGoal, now: datetime) -> dic
         "needed_busiest_week_minutes": sizing.needed_load.busiest_week,
         "minutes_by_day": sizing.load.minutes,
         "desired_retention_now": settings_from_store(store, now).desired_retention,
-        "cut": None
-        if cut is None
-        else {
-            "shortfall": cut.shortfall,
-            "questions_saved": cut.questions_saved,
-            "topics": [
-                {"key": t.key, "asked": t.asked, "weight": t.weight, "saved": cut.saved[t.key]}
-                for t in cut.topics
-            ],
-        },
+        "cut": _cut_json(sizing.cut),
         "readiness": {"overall": _mean(list(recall.values())), "companies": companies},
-        "topics": topics,
+        "topics": topic_rows(bank, scope, sizing, recall),
         "today_due": due,
         "today_new": new,
     }

@@ -7,11 +7,9 @@ scheduling behave the same everywhere.
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from fsrs import Card, Scheduler
@@ -19,16 +17,13 @@ from fsrs import Card, Scheduler
 from quizzer.base import clock
 from quizzer.content.bank import Bank
 from quizzer.content.models import (
-    OPTION_LETTERS,
     AnyQuestion,
-    ChoiceQuestion,
     CodeQuestion,
     NumericQuestion,
     RecallQuestion,
 )
 from quizzer.content.views import matches
-from quizzer.grading.answers import AnswerError
-from quizzer.grading.calc import Attempt, grade, prepare
+from quizzer.grading.calc import prepare
 from quizzer.progress.attempts import Attempts
 from quizzer.progress.scheduling import (
     Grade,
@@ -43,7 +38,22 @@ from quizzer.progress.scheduling import (
 )
 from quizzer.progress.settings import scheduler_settings, stored_setting
 from quizzer.progress.store import Store
+from quizzer.study.answering import Current, Outcome, Rated, check_answer, parse_choice
 from quizzer.study.exercise import ExerciseWork
+
+__all__ = [
+    "DEFAULT_NEW_PER_DAY",
+    "Current",
+    "Filters",
+    "Outcome",
+    "Rated",
+    "StudySession",
+    "due_queue",
+    "new_introduced_today",
+    "parse_choice",
+    "settings_from_store",
+    "start_of_day",
+]
 
 DEFAULT_NEW_PER_DAY = 15
 
@@ -155,95 +165,6 @@ def due_queue(
     return queue[:limit] if limit is not None else queue
 
 
-@dataclass
-class Outcome:
-    """What happened when the user submitted an answer."""
-
-    correct: bool | None
-    """True/False for auto-graded answers; None for recall or when nothing was typed."""
-    message: str
-    hint: str | None
-    suggested: Grade
-    allowed: tuple[Grade, ...]
-    """The ratings that apply; front ends offer only these. A choice or numeric answer that is
-    wrong or blank allows Again alone."""
-    intervals: dict[Grade, str]
-    answered: bool
-    """False when the user submitted an empty answer (revealed without trying)."""
-
-    @property
-    def why_limited(self) -> str:
-        """Why only some ratings are offered ('' when all four are)."""
-        if set(self.allowed) == set(Grade):
-            return ""
-        if not self.answered:
-            return "a blank answer is rated again"
-        return "a wrong answer is rated again"
-
-
-@dataclass
-class Current:
-    """The question being asked now."""
-
-    question: AnyQuestion
-    card: Card
-    attempt: Attempt | None
-    """The drawn parameters, for numeric questions."""
-    edited: bool
-    """The question changed since the user last reviewed it."""
-    leech: bool = False
-    """The question has lapsed often enough to be a leech."""
-    started: float = field(default_factory=time.monotonic)
-    answered_at: float | None = None
-    """When the answer was submitted (time.monotonic), for ratings given later (a mock)."""
-    answer: str | None = None
-    outcome: Outcome | None = None
-    work: ExerciseWork | None = None
-    """The attempt, for code exercises."""
-    checked: frozenset[int] | None = None
-    """The key points (0-based) the user ticked as got, for a recall answer; None until the
-    checklist is used (then nothing about key points is saved with the review)."""
-
-    def prompt(self, lang: str = "en") -> str:
-        """The prompt text in ``lang`` (falls back to English), with numbers drawn."""
-        q = self.question
-        text = q.zh.prompt if lang == "zh" and q.zh else q.prompt
-        return self.attempt.prompt(text) if self.attempt else text
-
-
-@dataclass
-class Rated:
-    """A saved review."""
-
-    review_id: int
-    question: AnyQuestion
-    grade: Grade
-    correct: bool | None
-    duration_ms: int
-    next_due: datetime
-    set_aside: Path | None = None
-    """A code exercise's attempt file, moved to past/ (undo brings it back)."""
-
-
-def parse_choice(text: str, q: ChoiceQuestion) -> set[str]:
-    """Letters or option numbers: 'B', 'b', '2', 'A,C', '1 3'. Raises AnswerError."""
-    allowed = OPTION_LETTERS[: len(q.options)]
-    picked = set()
-    for token in re.split(r"[\s,;/+]+", text.strip()):
-        if not token:
-            continue
-        letter = token.upper()
-        if token.isdigit() and 1 <= int(token) <= len(q.options):
-            letter = allowed[int(token) - 1]
-        if len(letter) != 1 or letter not in allowed:
-            raise AnswerError(
-                f"pick an option: a letter {allowed[0]}–{allowed[-1]} "
-                f"or a number 1–{len(q.options)}"
-            )
-        picked.add(letter)
-    return picked
-
-
 class StudySession:
     """A run through a list of questions: ask, grade, rate, save, undo."""
 
@@ -309,38 +230,11 @@ class StudySession:
         (the question stays open; nothing is recorded)."""
         current = self.current
         assert current is not None, "no question is open"
-        q = current.question
         text = text.strip()
-        intervals = self.intervals()
-        everything = tuple(Grade)
-        if isinstance(q, CodeQuestion):
-            # What was typed does not matter: the attempt's checks and hints decide, and every
-            # rating is offered, as for recall (see quizzer.study.exercise).
-            work = current.work
-            assert work is not None and work.finished, "pass the checks or give up first"
-            text = work.answer_text()
-            outcome = Outcome(
-                work.passed, work.message(), None, work.suggested(), everything, intervals, True
-            )
-        elif not text:
-            # Revealing a recall question without typing is the normal way to self-grade; a
-            # choice or numeric question left blank is a miss, rated Again like a wrong answer.
-            allowed = everything if isinstance(q, RecallQuestion) else (Grade.AGAIN,)
-            outcome = Outcome(None, "not answered", None, Grade.AGAIN, allowed, intervals, False)
-        elif isinstance(q, ChoiceQuestion):
-            picked = parse_choice(text, q)
-            right = picked == set(q.correct)
-            correct_text = ", ".join(q.correct)
-            message = "correct" if right else f"wrong: the answer is {correct_text}"
-            outcome = self._auto(right, message, None, intervals)
-        elif isinstance(q, NumericQuestion):
-            assert current.attempt is not None
-            verdict = grade(current.attempt, text)
-            outcome = self._auto(verdict.correct, verdict.message, verdict.hint, intervals)
-        else:
-            outcome = Outcome(
-                None, "compare with the model answer", None, Grade.GOOD, everything, intervals, True
-            )
+        outcome = check_answer(current, text, self.intervals())
+        if isinstance(current.question, CodeQuestion):
+            assert current.work is not None
+            text = current.work.answer_text()
         current.answer = text
         current.outcome = outcome
         current.answered_at = time.monotonic()
@@ -362,12 +256,6 @@ class StudySession:
         current.checked = frozenset(got)
         current.outcome.suggested = suggest_rating(len(current.checked), len(q.key_points))
         return current.outcome.suggested
-
-    @staticmethod
-    def _auto(right: bool, message: str, hint: str | None, intervals: dict[Grade, str]) -> Outcome:
-        if right:
-            return Outcome(True, message, hint, Grade.GOOD, tuple(Grade), intervals, True)
-        return Outcome(False, message, hint, Grade.AGAIN, (Grade.AGAIN,), intervals, True)
 
     def rate(self, grade_: Grade | None = None, *, until_answered: bool = False) -> Rated:
         """Save the review with ``grade_`` (default: the suggestion). A grade outside

@@ -8,11 +8,14 @@ each of those is one indexed query.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank
+from quizzer.content.models import AnyQuestion
 from quizzer.progress.records import LEECH_LAPSES, CardRow, RecentCounts
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.settings import stored_setting
@@ -52,6 +55,67 @@ def recall_map(store: Store, cards: dict[str, CardRow], now: datetime) -> dict[s
     }
 
 
+@dataclass
+class _Group:
+    """The running totals of one topic, company or article while group_rows counts."""
+
+    questions: int = 0
+    reviewed: int = 0
+    recent: int = 0
+    """Reviews in the recent window (store.recent_counts), and of them the fails."""
+    fails: int = 0
+    lapses: int = 0
+    r_sum: float = 0.0
+    """The sum of the reviewed questions' recall probabilities."""
+    ids: list[str] = field(default_factory=list)
+
+    def add(
+        self,
+        question_id: str,
+        row: CardRow | None,
+        recall: float | None,
+        counts: RecentCounts | None,
+    ) -> None:
+        """Count one question of the group (as reviewed when it has a card and a recall)."""
+        self.questions += 1
+        self.ids.append(question_id)
+        if row is not None and recall is not None:
+            self.reviewed += 1
+            if counts is not None:
+                self.recent += counts.reviews
+                self.fails += counts.fails
+            self.lapses += row.lapses
+            self.r_sum += recall
+
+    def as_row(self, key: str) -> dict[str, Any]:
+        """The group as group_rows reports it."""
+        return {
+            "key": key,
+            "questions": self.questions,
+            "reviewed": self.reviewed,
+            "accuracy": accuracy(self.recent, self.fails),
+            "mean_retrievability": self.r_sum / self.reviewed if self.reviewed else None,
+            "lapses": self.lapses,
+            "recent_reviews": self.recent,
+            "question_ids": self.ids,
+        }
+
+
+def _group_keys(q: AnyQuestion, by: str) -> Iterable[str]:
+    """The groups ``q`` belongs to: its topics, its companies' keys or its articles."""
+    if by == "topic":
+        return q.topics
+    if by == "company":
+        return {t.key for t in q.companies}
+    return q.articles
+
+
+def _weakest_first(row: dict[str, Any]) -> tuple[bool, float, float, str]:
+    """Sort key: lowest mean recall first, then lowest accuracy; never reviewed last."""
+    r, acc = row["mean_retrievability"], row["accuracy"]
+    return (r is None, r or 0.0, 1.0 if acc is None else acc, row["key"])
+
+
 def group_rows(
     bank: Bank,
     cards: dict[str, CardRow],
@@ -64,58 +128,12 @@ def group_rows(
     first (lowest mean recall probability, then lowest accuracy), groups not yet reviewed last
     in key order."""
     recent = recent or {}
-    buckets: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {
-            "questions": 0,
-            "reviewed": 0,
-            "recent": 0,
-            "fails": 0,
-            "lapses": 0,
-            "r_sum": 0.0,
-            "ids": [],
-        }
-    )
+    groups: dict[str, _Group] = defaultdict(_Group)
     for q in bank.questions:
-        if by == "topic":
-            keys: Any = q.topics
-        elif by == "company":
-            keys = {t.key for t in q.companies}
-        else:
-            keys = q.articles
-        row = cards.get(q.id)
-        r = recall.get(q.id)
-        for key in keys:
-            bucket = buckets[key]
-            bucket["questions"] += 1
-            bucket["ids"].append(q.id)
-            if row is not None and r is not None:
-                bucket["reviewed"] += 1
-                counts = recent.get(q.id)
-                if counts is not None:
-                    bucket["recent"] += counts.reviews
-                    bucket["fails"] += counts.fails
-                bucket["lapses"] += row.lapses
-                bucket["r_sum"] += r
-    result = []
-    for key, b in sorted(buckets.items()):
-        result.append(
-            {
-                "key": key,
-                "questions": b["questions"],
-                "reviewed": b["reviewed"],
-                "accuracy": accuracy(b["recent"], b["fails"]),
-                "mean_retrievability": b["r_sum"] / b["reviewed"] if b["reviewed"] else None,
-                "lapses": b["lapses"],
-                "recent_reviews": b["recent"],
-                "question_ids": b["ids"],
-            }
-        )
-
-    def weakest_first(row: dict[str, Any]) -> tuple[bool, float, float, str]:
-        r, acc = row["mean_retrievability"], row["accuracy"]
-        return (r is None, r or 0.0, 1.0 if acc is None else acc, row["key"])
-
-    return sorted(result, key=weakest_first)
+        for key in _group_keys(q, by):
+            groups[key].add(q.id, cards.get(q.id), recall.get(q.id), recent.get(q.id))
+    result = [group.as_row(key) for key, group in sorted(groups.items())]
+    return sorted(result, key=_weakest_first)
 
 
 def forecast(cards: dict[str, CardRow], now: datetime, days: int = 14) -> list[int]:
