@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
-    from quizzer.content.bank import Bank, Diagnostic
+    from quizzer.content.bank_model import Bank
+    from quizzer.content.diagnostics import Diagnostic
 
 MAP_DIR = "interview_map"
 OUT_REASONS = {
@@ -92,13 +93,8 @@ class InterviewMap:
 
 def load_map(bank: Bank) -> InterviewMap:
     """Read and check every map file against the bank's interview catalog and questions."""
-    from quizzer.content.bank import (
-        Diagnostic,
-        SourceProblem,
-        display_path,
-        read_bank_file,
-        suggest,
-    )
+    from quizzer.content.diagnostics import Diagnostic, display_path, suggest
+    from quizzer.content.sources import SourceProblem, read_bank_file
     from quizzer.content.yamlsrc import YamlProblem, load_located
 
     result = InterviewMap()

@@ -324,6 +324,14 @@ AnyQuestion = RecallQuestion | ChoiceQuestion | NumericQuestion | CodeQuestion
 ParsedQuestion = AnyQuestion
 """Any question a file may hold (the same as AnyQuestion)."""
 
+QUESTION_MODELS: dict[str, type[AnyQuestion]] = {
+    "recall": RecallQuestion,
+    "choice": ChoiceQuestion,
+    "numeric": NumericQuestion,
+    "code": CodeQuestion,
+}
+"""The model of each kind of question, by its `kind`."""
+
 
 @cache
 def question_adapter() -> TypeAdapter[ParsedQuestion]:

@@ -8,14 +8,13 @@ A track is a weighted set of topics and modules (quizzer.content.models.Track); 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from quizzer.content.catalog_loader import load_catalog
+from quizzer.content.diagnostics import Collector, suggest
 from quizzer.content.models import Module, Topic, Track
-
-if TYPE_CHECKING:
-    from quizzer.content.bank import _Collector
+from quizzer.content.parse import report_validation
 
 TRACKS_FILE = "tracks.yaml"
 
@@ -25,15 +24,13 @@ def load_tracks(
     sources: dict[Path, bytes],
     topics: dict[str, Topic],
     modules: list[Module],
-    errors: _Collector,
+    errors: Collector,
 ) -> dict[str, Track]:
     """Every valid track by key; schema errors, duplicate keys, unknown topics and unknown
     module numbers go to ``errors`` with their line and column."""
-    from quizzer.content.bank import _load_catalog, _pydantic_errors, suggest
-
     path = root / TRACKS_FILE
     found: dict[str, Track] = {}
-    rows, doc = _load_catalog(root, TRACKS_FILE, "tracks", sources, errors)
+    rows, doc = load_catalog(root, TRACKS_FILE, "tracks", sources, errors)
     numbers = [str(module.module) for module in modules]
     seen: dict[str, int] = {}
     for index, row in enumerate(rows):
@@ -64,7 +61,7 @@ def load_tracks(
         try:
             track = Track.model_validate(row)
         except ValidationError as exc:
-            _pydantic_errors(exc, path, at, doc, errors)
+            report_validation(exc, path, at, doc, errors)
             continue
         found.setdefault(track.key, track)
     return found
