@@ -7,17 +7,8 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from quizzer.content.models import (
-    AnyQuestion,
-    Article,
-    CodeQuestion,
-    Company,
-    InterviewPage,
-    Module,
-    Reading,
-    Topic,
-    Track,
-)
+from quizzer.content.catalogs import Article, Company, InterviewPage, Module, Reading, Topic, Track
+from quizzer.content.models import AnyQuestion, CodeQuestion
 
 
 @dataclass(frozen=True)

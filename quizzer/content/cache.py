@@ -18,25 +18,27 @@ from pydantic_core import from_json  # pydantic's JSON parser: plain data, ~1.4x
 
 from quizzer import __version__
 from quizzer.content.bank_model import Bank, SourceLoc
-from quizzer.content.models import (
-    QUESTION_MODELS,
-    AnyQuestion,
+from quizzer.content.catalogs import (
     Article,
     Chapter,
     Company,
-    CompanyTag,
     InterviewPage,
     Module,
-    NumericQuestion,
-    ParamSpec,
     Reading,
-    Reference,
-    Strict,
     Topic,
     Track,
+)
+from quizzer.content.models import (
+    QUESTION_MODELS,
+    AnyQuestion,
+    CompanyTag,
+    NumericQuestion,
+    ParamSpec,
+    Reference,
     ZhBlock,
 )
 from quizzer.content.sources import read_bank_file
+from quizzer.content.strict import Strict
 
 CACHE_FORMAT = "quizzer-bank-cache/2"
 """Names the cache file's JSON layout; a file with any other is ignored."""

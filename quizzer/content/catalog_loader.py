@@ -11,8 +11,8 @@ from pydantic import ValidationError
 if TYPE_CHECKING:
     from quizzer.content.yamlsrc import Located
 
+from quizzer.content.catalogs import Article, Company, InterviewPage, Module, Reading, Topic
 from quizzer.content.diagnostics import Collector, suggest
-from quizzer.content.models import Article, Company, InterviewPage, Module, Reading, Topic
 from quizzer.content.parse import parse_yaml, report_validation
 
 

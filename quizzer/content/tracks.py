@@ -1,7 +1,7 @@
 """The study tracks (question_bank/tracks.yaml): read, validated and cross-checked against the
 taxonomy, every problem reported at path:line:col like the other catalogs.
 
-A track is a weighted set of topics and modules (quizzer.content.models.Track); a study plan
+A track is a weighted set of topics and modules (quizzer.content.catalogs.Track); a study plan
 (quizzer.study.plan) puts its topics in scope and introduces the heavier ones first.
 """
 
@@ -12,8 +12,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from quizzer.content.catalog_loader import load_catalog
+from quizzer.content.catalogs import Module, Topic, Track
 from quizzer.content.diagnostics import Collector, suggest
-from quizzer.content.models import Module, Topic, Track
 from quizzer.content.parse import report_validation
 
 TRACKS_FILE = "tracks.yaml"
