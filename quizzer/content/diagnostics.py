@@ -7,6 +7,10 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizzer.content.yamlsrc import Located, Path_
 
 
 @dataclass(frozen=True, order=True)
@@ -60,3 +64,23 @@ class Collector:
     def add_file(self, path: Path, message: str) -> None:
         """A problem with a whole file (shown as ``path: message``)."""
         self.items.append(Diagnostic(display_path(path), 0, 0, message))
+
+
+@dataclass(frozen=True)
+class Reporter:
+    """Reports problems inside one item of a located YAML file (a question, a catalog row),
+    each at the line and column of the part it is about."""
+
+    errors: Collector
+    path: Path
+    doc: Located
+    base: Path_ = ()
+    """Where the item is in the document."""
+
+    def where(self, at: Path_ = (), *, key: bool = False) -> tuple[int, int]:
+        """Line and column of ``at`` inside the item (of its key, with ``key``)."""
+        return self.doc.where(self.base + at, key=key)
+
+    def __call__(self, at: Path_, message: str, *, key: bool = False) -> None:
+        line, col = self.where(at, key=key)
+        self.errors.add(self.path, line, col, message)

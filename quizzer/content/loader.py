@@ -15,17 +15,11 @@ if TYPE_CHECKING:
     from quizzer.content.yamlsrc import Path_
 
 from quizzer.content.bank_model import Bank, SourceLoc
-from quizzer.content.catalog_loader import (
-    Catalogs,
-    load_catalogs,
-    load_interviews,
-    load_readings,
-)
-from quizzer.content.diagnostics import BankError, Collector, Diagnostic, display_path
-from quizzer.content.models import AnyQuestion, Reading, question_adapter
+from quizzer.content.catalog_loader import Catalogs, load_catalogs
+from quizzer.content.diagnostics import BankError, Collector, Diagnostic, Reporter, display_path
+from quizzer.content.models import AnyQuestion, question_adapter
 from quizzer.content.parse import PLACEHOLDER_HINT, parse_yaml, placeholders_in, report_validation
 from quizzer.content.refs import check_refs
-from quizzer.content.tracks import load_tracks
 
 
 @dataclass
@@ -33,7 +27,6 @@ class _Found:
     """What the question files hold, gathered file by file while the bank loads."""
 
     catalogs: Catalogs
-    readings: dict[str, Reading]
     questions: list[AnyQuestion] = field(default_factory=list)
     locations: dict[str, SourceLoc] = field(default_factory=dict)
     previous: dict[str, str] = field(default_factory=dict)
@@ -53,10 +46,7 @@ def load_uncached(
 ) -> tuple[Bank, bool]:
     """The bank parsed from ``sources``, and whether placeholder text was let through."""
     catalogs = load_catalogs(root, sources, errors)
-    interviews = load_interviews(root, sources, errors)
-    readings = load_readings(root, sources, catalogs.topics, errors)
-    tracks = load_tracks(root, sources, catalogs.topics, catalogs.modules, errors)
-    found = _Found(catalogs, readings)
+    found = _Found(catalogs)
     for done, path in enumerate(files, 1):
         if progress is not None:
             progress(done, len(files))
@@ -83,9 +73,9 @@ def load_uncached(
         locations=found.locations,
         files=[str(p.relative_to(root)) for p in files],
         previous=found.previous,
-        interviews=interviews,
-        readings=readings,
-        tracks=tracks,
+        interviews=catalogs.interviews,
+        readings=catalogs.readings,
+        tracks=catalogs.tracks,
     )
     return bank, bool(found.placeholders)
 
@@ -118,7 +108,7 @@ def _read_question_file(path: Path, data: bytes, errors: Collector, found: _Foun
                 )
             else:
                 found.seen_ids[raw_id] = SourceLoc(shown, line)
-        check_refs(raw, path, base, doc, found.catalogs, found.readings, errors)
+        check_refs(raw, found.catalogs, Reporter(errors, path, doc, base))
         if unfinished_file:
             found.placeholders += placeholders_in(raw, path, base, doc, data)
         try:

@@ -5,38 +5,19 @@ options."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from quizzer.content.catalog_loader import Catalogs
-    from quizzer.content.yamlsrc import Located, Path_
 
-from quizzer.content.diagnostics import Collector, suggest
+from quizzer.content.diagnostics import Reporter, suggest
 from quizzer.content.models import OPTION_LETTERS
 
-Report = Callable[["Path_", str], None]
-"""Reports a problem at a place inside the question."""
 
-
-def check_refs(
-    raw: dict[str, Any],
-    path: Path,
-    base: Path_,
-    doc: Located,
-    catalogs: Catalogs,
-    readings: Mapping[str, object],
-    errors: Collector,
-) -> None:
-    """Every cross-reference problem of the question at ``base`` of ``doc``, to ``errors``."""
-
-    def report(at: Path_, message: str) -> None:
-        line, col = doc.where(base + at)
-        errors.add(path, line, col, message)
-
+def check_refs(raw: dict[str, Any], catalogs: Catalogs, report: Reporter) -> None:
+    """Every cross-reference problem of one raw question, to ``report`` (which points into it)."""
     _check_tags(raw, catalogs, report)
-    _check_readings(raw, readings, report)
+    _check_readings(raw, catalogs, report)
     _check_zh(raw, report)
     if raw.get("kind") == "choice":
         _check_choice(raw, report)
@@ -47,7 +28,7 @@ def _items(raw: dict[str, Any], name: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _check_tags(raw: dict[str, Any], catalogs: Catalogs, report: Report) -> None:
+def _check_tags(raw: dict[str, Any], catalogs: Catalogs, report: Reporter) -> None:
     """Topics, articles and company pages that the catalogs do not have."""
     topics, articles, companies = catalogs.topics, catalogs.articles, catalogs.companies
     for i, topic in enumerate(_items(raw, "topics")):
@@ -74,14 +55,15 @@ def _check_tags(raw: dict[str, Any], catalogs: Catalogs, report: Report) -> None
             )
 
 
-def _check_readings(raw: dict[str, Any], readings: Mapping[str, object], report: Report) -> None:
+def _check_readings(raw: dict[str, Any], catalogs: Catalogs, report: Reporter) -> None:
     """Readings that readings.yaml does not have."""
+    readings = catalogs.readings
     for i, key in enumerate(raw.get("readings") or []):
         if isinstance(key, str) and key not in readings:
             report(("readings", i), f"unknown reading {key!r}{suggest(key, readings)}")
 
 
-def _check_zh(raw: dict[str, Any], report: Report) -> None:
+def _check_zh(raw: dict[str, Any], report: Reporter) -> None:
     """zh.worked belongs to numeric questions (whose zh block needs it), zh.hints to code."""
     zh_block = raw.get("zh")
     if not isinstance(zh_block, dict):
@@ -98,7 +80,7 @@ def _check_zh(raw: dict[str, Any], report: Report) -> None:
         report(("zh", "hints"), "zh.hints is only for code questions")
 
 
-def _check_choice(raw: dict[str, Any], report: Report) -> None:
+def _check_choice(raw: dict[str, Any], report: Reporter) -> None:
     """The correct letters are among the options, and zh.options has as many."""
     options = _items(raw, "options")
     allowed = OPTION_LETTERS[: len(options)]
