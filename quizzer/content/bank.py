@@ -23,6 +23,7 @@ from quizzer.content.cache import (
     MAX_CACHE_BYTES,
     bank_fingerprint,
     read_cache,
+    recall_parsed,
     write_cache,
 )
 from quizzer.content.cache import cache_file as _cache_file
@@ -77,7 +78,8 @@ def load_bank(
     allow_placeholders: bool = False,
 ) -> Bank:
     """Load the bank at ``root`` (default: paths.bank_dir()). Raises BankError listing every
-    problem. A clean load is cached, keyed by the content of every file, so any edit is seen.
+    problem. A clean load is cached, keyed by the content of every file, so any edit is seen;
+    it is also kept in memory for the rest of the process (see cache.py).
 
     ``allow_placeholders`` lets questions with stub text (TODO, ...) load, for `quizzer new`
     to add another stub beside them; such a load is never cached."""
@@ -86,11 +88,19 @@ def load_bank(
     files = question_files(root, errors)
     sources = read_sources(root, files, errors)
     fingerprint = bank_fingerprint(root, sources) if use_cache and not errors.items else ""
-    if fingerprint and os.environ.get("QUIZZER_NO_CACHE") is None:
+    use_memory = bool(fingerprint) and os.environ.get("QUIZZER_NO_CACHE") is None
+    if use_memory:
         cached = read_cache(root, fingerprint)
         if cached is not None:
             return cached
-    bank, unfinished = _load_uncached(root, files, sources, errors, progress, allow_placeholders)
+    # A bank this process parsed from the same files is not parsed again; the cache file is
+    # still written (it may have been removed or damaged since).
+    bank = recall_parsed(root, fingerprint) if use_memory else None
+    unfinished = False
+    if bank is None:
+        bank, unfinished = _load_uncached(
+            root, files, sources, errors, progress, allow_placeholders
+        )
     if fingerprint and not unfinished:
         write_cache(root, fingerprint, bank)
     return bank

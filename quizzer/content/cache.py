@@ -66,40 +66,91 @@ def cache_file(root: Path) -> Path:
     return cache_dir() / f"bank-{tag}.json"
 
 
+KEPT_IN_MEMORY = 4
+"""How many banks a process keeps in each memo below (a user's process loads one bank; the
+tests load many)."""
+
+_DECODED: dict[Path, tuple[tuple[int, ...], str, Bank]] = {}
+"""Cache file -> (its identity, the fingerprint it holds, the bank decoded from it). A process
+that loads the same bank again (the app's screens, tests running many commands in one process)
+skips decoding an unchanged file; any change to the file (its content, mode or owner, another
+file in its place) shows in its identity, and it is read and checked again."""
+
+_PARSED: dict[tuple[str, Path, str], tuple[Bank, bytes | None]] = {}
+"""(working directory, bank root, fingerprint) -> the bank parsed from exactly these files in
+this process, and its verified cache file content (None: JSON cannot carry it). Messages name
+files relative to the working directory, hence its place in the key."""
+
+
 def read_cache(root: Path, fingerprint: str) -> Bank | None:
     """The cached bank if the cache file is ours and was written for exactly these files.
 
     The cache is JSON: reading it runs no code whatever it holds. It is read only if it is a
     regular file of the current user that no one else can write, and used only if its format
     and fingerprint match and every record has exactly its model's fields; anything else (a
-    corrupt, truncated, planted or stale file) is ignored and the bank is parsed again."""
+    corrupt, truncated, planted or stale file) is ignored and the bank is parsed again. A file
+    this process decoded (or wrote) before and that has not changed since is not read again."""
+    path = cache_file(root)
+    identity = _identity(path)
+    kept = _DECODED.get(path)
+    if kept is not None and identity is not None and kept[:2] == (identity, fingerprint):
+        return kept[2]
     try:
-        payload = from_json(read_bank_file(cache_file(root), MAX_CACHE_BYTES, private=True))
+        payload = from_json(read_bank_file(path, MAX_CACHE_BYTES, private=True))
         if (
             not isinstance(payload, dict)
             or payload.get("format") != CACHE_FORMAT
             or payload.get("fingerprint") != fingerprint
         ):
             return None
-        return _bank_from_json(root, payload["bank"])
+        bank = _bank_from_json(root, payload["bank"])
     except Exception:  # whatever is wrong with the file, it only costs a parse
         return None
+    if identity is not None:
+        _keep(_DECODED, path, (identity, fingerprint, bank))
+    return bank
+
+
+def recall_parsed(root: Path, fingerprint: str) -> Bank | None:
+    """The bank this process parsed from exactly these files, if it is still kept."""
+    kept = _PARSED.get((os.getcwd(), root, fingerprint))
+    return kept[0] if kept is not None else None
 
 
 def write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
-    """Store a clean load for next time, if it survives the JSON round trip unchanged."""
+    """Store a clean load for next time, if it survives the JSON round trip unchanged, and keep
+    it in memory for this process (parsing the same files again is then skipped)."""
+    key = (os.getcwd(), root, fingerprint)
+    kept = _PARSED.get(key)
+    blob = kept[1] if kept is not None and kept[0] is bank else _encode(root, fingerprint, bank)
+    _keep(_PARSED, key, (bank, blob))
+    if blob is None:
+        return
+    path = cache_file(root)
+    identity = _write_file(path, blob)
+    if identity is not None:
+        _keep(_DECODED, path, (identity, fingerprint, bank))
+
+
+def _encode(root: Path, fingerprint: str, bank: Bank) -> bytes | None:
+    """The cache file's content for ``bank``; None when a value would not come back the same."""
     payload = {"format": CACHE_FORMAT, "fingerprint": fingerprint, "bank": _bank_to_json(bank)}
     try:
         blob = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         # A value JSON cannot carry exactly (a YAML date, bytes, a non-string key) would come
         # back different: then the bank is simply not cached.
         if _bank_from_json(root, from_json(blob)["bank"]) != bank:
-            return
+            return None
     except (TypeError, ValueError, KeyError, AttributeError):
-        return
+        return None
+    return blob.encode("utf-8")
+
+
+def _write_file(target: Path, blob: bytes) -> tuple[int, ...] | None:
+    """Write the cache file; its identity once written, or None if it could not be written
+    (a cache that cannot be written only costs speed) or is not the file written."""
     import tempfile  # only when a cache is written, not on every start
 
-    target = cache_file(root)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # A new file of our own (O_EXCL, mode 0600), renamed over the old cache: nothing that
@@ -107,14 +158,46 @@ def write_cache(root: Path, fingerprint: str, bank: Bank) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f"{target.name}.", suffix=".tmp", dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(blob.encode("utf-8"))
+                handle.write(blob)
+                handle.flush()
+                written = os.fstat(handle.fileno())
             os.replace(tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
     except OSError:
-        pass  # A cache that cannot be written only costs speed.
+        return None
+    identity = _identity(target)
+    # Another process may have put its own file there since: then it is read when next used.
+    if identity is None or identity[:2] != (written.st_dev, written.st_ino):
+        return None
+    return identity
+
+
+def _identity(path: Path) -> tuple[int, ...] | None:
+    """Everything about a file that changes when it is written, replaced or re-permissioned."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (
+        info.st_dev,
+        info.st_ino,
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ctime_ns,
+        info.st_mode,
+        info.st_uid,
+    )
+
+
+def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Put ``value`` in ``memo`` as its newest entry, dropping the oldest beyond the limit."""
+    memo.pop(key, None)
+    memo[key] = value
+    while len(memo) > KEPT_IN_MEMORY:
+        memo.pop(next(iter(memo)))
 
 
 def _bank_to_json(bank: Bank) -> dict[str, Any]:
