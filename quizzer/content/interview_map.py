@@ -22,8 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from quizzer.content.diagnostics import Collector, Diagnostic, Reporter, display_path, suggest
+
 if TYPE_CHECKING:
-    from quizzer.content.bank import Bank, Diagnostic
+    from quizzer.content.bank_model import Bank
+    from quizzer.content.yamlsrc import Located
 
 MAP_DIR = "interview_map"
 OUT_REASONS = {
@@ -92,99 +95,17 @@ class InterviewMap:
 
 def load_map(bank: Bank) -> InterviewMap:
     """Read and check every map file against the bank's interview catalog and questions."""
-    from quizzer.content.bank import (
-        Diagnostic,
-        SourceProblem,
-        display_path,
-        read_bank_file,
-        suggest,
-    )
-    from quizzer.content.yamlsrc import YamlProblem, load_located
-
-    result = InterviewMap()
     folder = bank.root / MAP_DIR
-    seen: dict[str, str] = {}
-
-    def problem(path: Path, where: tuple[int, int], message: str) -> None:
-        result.problems.append(Diagnostic(display_path(path), where[0], where[1], message))
-
     if not folder.is_dir():
-        return result  # a bank without a map (a contributor's own) is not held to one
-    files = sorted(folder.glob("*.yaml"))
-    for path in files:
-        try:
-            doc = load_located(read_bank_file(path).decode("utf-8"))
-        except (YamlProblem, UnicodeDecodeError, OSError, SourceProblem) as exc:
-            line, col = getattr(exc, "line", 1), getattr(exc, "col", 1)
-            problem(path, (line, col), f"cannot read the map: {getattr(exc, 'message', exc)}")
-            continue
-        data = doc.data if isinstance(doc.data, dict) else {}
-        company = data.get("company")
-        if company not in bank.companies:
-            problem(path, doc.where(("company",)), f"unknown company {company!r}")
-            continue
-        if path.stem != company:
-            problem(path, doc.where(("company",)), f"the file for {company!r} is {company}.yaml")
-        raw_pages = data.get("pages")
-        pages: list[Any] = raw_pages if isinstance(raw_pages, list) else []
-        for p_index, page in enumerate(pages):
-            at = ("pages", p_index)
-            if not isinstance(page, dict) or page.get("file") not in bank.interviews:
-                name = page.get("file") if isinstance(page, dict) else page
-                problem(path, doc.where(at), f"unknown interview page {name!r}")
-                continue
-            file = page["file"]
-            catalog = bank.interviews[file]
-            if catalog.company != company:
-                problem(path, doc.where(at + ("file",)), f"{file} is a page of {catalog.company!r}")
-            if file in seen:
-                problem(
-                    path, doc.where(at + ("file",)), f"{file} is mapped twice (also {seen[file]})"
-                )
-                continue
-            seen[file] = display_path(path)
-            raw_lines = page.get("lines")
-            lines: dict[Any, Any] = raw_lines if isinstance(raw_lines, dict) else {}
-            expected = set(range(1, catalog.lines + 1))
-            if set(lines) != expected:
-                missing = sorted(expected - set(lines))
-                extra = sorted(set(lines) - expected, key=str)
-                problem(
-                    path,
-                    doc.where(at + ("lines",)),
-                    f"{file} has lines 1-{catalog.lines}: missing {missing or 'none'}, "
-                    f"not on the page {extra or 'none'}",
-                )
-            for number, value in lines.items():
-                where = doc.where(at + ("lines", number))
-                line = Line(file, number if isinstance(number, int) else 0)
-                if isinstance(value, list):
-                    if len(set(map(str, value))) != len(value):
-                        problem(path, where, "a question id is listed twice on this line")
-                    for qid in value:
-                        if not isinstance(qid, str) or qid not in bank.by_id:
-                            problem(
-                                path,
-                                where,
-                                f"unknown question {qid!r}{suggest(str(qid), bank.by_id)}",
-                            )
-                        else:
-                            line.ids.append(qid)
-                elif isinstance(value, dict) and value.get("out") in OUT_REASONS:
-                    line.out, line.note = value["out"], value.get("note")
-                    if not isinstance(line.note, str) or not line.note.strip():
-                        problem(path, where, "an out-of-scope line needs a short `note`")
-                    unknown = ", ".join(map(str, set(value) - {"out", "note"}))
-                    if unknown:
-                        problem(path, where, f"unknown key(s) {unknown} (quote a note with commas)")
-                else:
-                    problem(
-                        path,
-                        where,
-                        "a line is a list of question ids, or {out: REASON, note: ...} with "
-                        f"REASON one of {', '.join(OUT_REASONS)}",
-                    )
-                result.lines.append(line)
+        return InterviewMap()  # a bank without a map (a contributor's own) is not held to one
+    errors = Collector()
+    result = InterviewMap(problems=errors.items)
+    seen: dict[str, str] = {}
+    """Page file -> the map file that maps it."""
+    for path in sorted(folder.glob("*.yaml")):
+        doc = _read_map_file(path, errors)
+        if doc is not None:
+            _read_company(bank, path, doc, errors, seen, result)
     for file, page in bank.interviews.items():
         if file not in seen and page.lines:
             result.problems.append(
@@ -196,6 +117,106 @@ def load_map(bank: Bank) -> InterviewMap:
                 )
             )
     return result
+
+
+def _read_map_file(path: Path, errors: Collector) -> Located | None:
+    """The located YAML of one map file, or None with the reason reported."""
+    from quizzer.content.sources import SourceProblem, read_bank_file
+    from quizzer.content.yamlsrc import YamlProblem, load_located
+
+    try:
+        return load_located(read_bank_file(path).decode("utf-8"))
+    except (YamlProblem, UnicodeDecodeError, OSError, SourceProblem) as exc:
+        line, col = getattr(exc, "line", 1), getattr(exc, "col", 1)
+        errors.add(path, line, col, f"cannot read the map: {getattr(exc, 'message', exc)}")
+        return None
+
+
+def _read_company(
+    bank: Bank,
+    path: Path,
+    doc: Located,
+    errors: Collector,
+    seen: dict[str, str],
+    result: InterviewMap,
+) -> None:
+    """The lines of every page one company's map file maps, checked against the catalog."""
+    report = Reporter(errors, path, doc)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    company = data.get("company")
+    if company not in bank.companies:
+        report(("company",), f"unknown company {company!r}")
+        return
+    if path.stem != company:
+        report(("company",), f"the file for {company!r} is {company}.yaml")
+    raw_pages = data.get("pages")
+    pages: list[Any] = raw_pages if isinstance(raw_pages, list) else []
+    for p_index, page in enumerate(pages):
+        at = ("pages", p_index)
+        if not isinstance(page, dict) or page.get("file") not in bank.interviews:
+            name = page.get("file") if isinstance(page, dict) else page
+            report(at, f"unknown interview page {name!r}")
+            continue
+        file = page["file"]
+        catalog = bank.interviews[file]
+        if catalog.company != company:
+            report(at + ("file",), f"{file} is a page of {catalog.company!r}")
+        if file in seen:
+            report(at + ("file",), f"{file} is mapped twice (also {seen[file]})")
+            continue
+        seen[file] = display_path(path)
+        raw_lines = page.get("lines")
+        lines: dict[Any, Any] = raw_lines if isinstance(raw_lines, dict) else {}
+        page_report = Reporter(errors, path, doc, at)
+        _check_line_numbers(file, catalog.lines, lines, page_report)
+        for number, value in lines.items():
+            line = Line(file, number if isinstance(number, int) else 0)
+            _read_line(bank, line, value, page_report.where(("lines", number)), page_report)
+            result.lines.append(line)
+
+
+def _check_line_numbers(file: str, count: int, lines: dict[Any, Any], report: Reporter) -> None:
+    """A page's map lists exactly its lines 1..count."""
+    expected = set(range(1, count + 1))
+    if set(lines) != expected:
+        missing = sorted(expected - set(lines))
+        extra = sorted(set(lines) - expected, key=str)
+        report(
+            ("lines",),
+            f"{file} has lines 1-{count}: missing {missing or 'none'}, "
+            f"not on the page {extra or 'none'}",
+        )
+
+
+def _read_line(
+    bank: Bank, line: Line, value: Any, where: tuple[int, int], report: Reporter
+) -> None:
+    """One mapped line into ``line``: a list of question ids, or an out-of-scope reason with a
+    note; every problem reported at the line's place ``where``."""
+
+    def problem(message: str) -> None:
+        report.errors.add(report.path, where[0], where[1], message)
+
+    if isinstance(value, list):
+        if len(set(map(str, value))) != len(value):
+            problem("a question id is listed twice on this line")
+        for qid in value:
+            if not isinstance(qid, str) or qid not in bank.by_id:
+                problem(f"unknown question {qid!r}{suggest(str(qid), bank.by_id)}")
+            else:
+                line.ids.append(qid)
+    elif isinstance(value, dict) and value.get("out") in OUT_REASONS:
+        line.out, line.note = value["out"], value.get("note")
+        if not isinstance(line.note, str) or not line.note.strip():
+            problem("an out-of-scope line needs a short `note`")
+        unknown = ", ".join(map(str, set(value) - {"out", "note"}))
+        if unknown:
+            problem(f"unknown key(s) {unknown} (quote a note with commas)")
+    else:
+        problem(
+            "a line is a list of question ids, or {out: REASON, note: ...} with "
+            f"REASON one of {', '.join(OUT_REASONS)}"
+        )
 
 
 def _counts(lines: list[Line]) -> Counts:

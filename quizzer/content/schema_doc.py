@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from quizzer.content.catalogs import Track
 from quizzer.content.models import (
     ChoiceQuestion,
     CodeQuestion,
@@ -21,7 +22,6 @@ from quizzer.content.models import (
     ParamSpec,
     QuestionBase,
     RecallQuestion,
-    Track,
     ZhBlock,
     question_file_adapter,
 )
@@ -33,13 +33,14 @@ SCHEMA_ID = "https://caomaolufei.github.io/AIInfraGuide/quizzer/question.schema.
 
 @cache
 def field_docs() -> dict[str, dict[str, str]]:
-    """Class name -> field name -> the docstring under that field in quizzer/content/models.py."""
+    """Class name -> field name -> the docstring under that field in quizzer/content/models.py
+    and quizzer/content/catalogs.py."""
     import ast
     import inspect
 
-    from quizzer.content import models
+    from quizzer.content import catalogs, models
 
-    tree = ast.parse(inspect.getsource(models))
+    tree = ast.parse(inspect.getsource(models) + "\n" + inspect.getsource(catalogs))
     docs: dict[str, dict[str, str]] = {}
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
@@ -68,10 +69,10 @@ def doc_of(model: type[BaseModel], name: str) -> str:
 
 
 def _describe(schema: dict[str, Any]) -> None:
-    from quizzer.content import models
+    from quizzer.content import catalogs, models
 
     for class_name, definition in schema.get("$defs", {}).items():
-        model = getattr(models, class_name, None)
+        model = getattr(models, class_name, None) or getattr(catalogs, class_name, None)
         if model is None:
             continue
         for name, prop in definition.get("properties", {}).items():
@@ -104,6 +105,7 @@ def _type_name(model: type[BaseModel], name: str) -> str:
     return (
         text.replace("typing.", "")
         .replace("quizzer.content.models.", "")
+        .replace("quizzer.content.catalogs.", "")
         .replace("NoneType", "null")
         .replace("Literal", "")
         .replace("|", "\\|")

@@ -1,73 +1,58 @@
-"""The study tracks (question_bank/tracks.yaml): read, validated and cross-checked against the
-taxonomy, every problem reported at path:line:col like the other catalogs.
+"""The study tracks (question_bank/tracks.yaml): read like every catalog (catalog_reader.py) and
+cross-checked against the taxonomy, every problem reported at path:line:col.
 
-A track is a weighted set of topics and modules (quizzer.content.models.Track); a study plan
+A track is a weighted set of topics and modules (quizzer.content.catalogs.Track); a study plan
 (quizzer.study.plan) puts its topics in scope and introduces the heavier ones first.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-from pydantic import ValidationError
-
-from quizzer.content.models import Module, Topic, Track
-
-if TYPE_CHECKING:
-    from quizzer.content.bank import _Collector
+from quizzer.content.catalog_reader import CatalogFile, CatalogReader, RawCheck
+from quizzer.content.catalogs import Module, Topic, Track
+from quizzer.content.diagnostics import Reporter, suggest
 
 TRACKS_FILE = "tracks.yaml"
+TRACKS = CatalogFile(TRACKS_FILE, "tracks", Track, duplicates=None)
+"""The tracks catalog; a repeated key is reported by the raw checks below, even when the
+track fails the schema."""
 
 
 def load_tracks(
-    root: Path,
-    sources: dict[Path, bytes],
-    topics: dict[str, Topic],
-    modules: list[Module],
-    errors: _Collector,
+    reader: CatalogReader, topics: dict[str, Topic], modules: list[Module]
 ) -> dict[str, Track]:
     """Every valid track by key; schema errors, duplicate keys, unknown topics and unknown
-    module numbers go to ``errors`` with their line and column."""
-    from quizzer.content.bank import _load_catalog, _pydantic_errors, suggest
+    module numbers go to the reader's errors with their line and column."""
+    return reader.table(TRACKS, check_raw=_raw_checks(topics, modules))
 
-    path = root / TRACKS_FILE
-    found: dict[str, Track] = {}
-    rows, doc = _load_catalog(root, TRACKS_FILE, "tracks", sources, errors)
+
+def _raw_checks(topics: dict[str, Topic], modules: list[Module]) -> RawCheck:
+    """The checks of one raw track row: its topics and modules exist, its key is new. They run
+    on the raw mapping, so they are reported even when another field fails the schema."""
     numbers = [str(module.module) for module in modules]
     seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        at = ("tracks", index)
+
+    def check(row: Any, report: Reporter) -> None:
         raw = row if isinstance(row, dict) else {}
-        # Cross-references are checked on the raw mapping, so they are reported even when
-        # another field of the track fails the schema.
         raw_topics = raw.get("topics")
-        raw_topics = raw_topics if isinstance(raw_topics, dict) else {}
-        for key in raw_topics:
+        for key in raw_topics if isinstance(raw_topics, dict) else {}:
             if isinstance(key, str) and key not in topics:
-                line, col = doc.where(at + ("topics", key), key=True)
-                errors.add(path, line, col, f"unknown topic {key!r}{suggest(key, topics)}")
+                report(("topics", key), f"unknown topic {key!r}{suggest(key, topics)}", key=True)
         raw_modules = raw.get("modules")
-        raw_modules = raw_modules if isinstance(raw_modules, dict) else {}
-        for number in raw_modules:
+        for number in raw_modules if isinstance(raw_modules, dict) else {}:
             if str(number) not in numbers:
-                line, col = doc.where(at + ("modules", number), key=True)
                 known = ", ".join(numbers)
-                errors.add(path, line, col, f"unknown module {number} (topics.yaml has {known})")
+                message = f"unknown module {number} (topics.yaml has {known})"
+                report(("modules", number), message, key=True)
         key = raw.get("key")
         if isinstance(key, str):
             if key in seen:
-                line, col = doc.where(at + ("key",))
-                errors.add(path, line, col, f"duplicate track key {key!r} (also line {seen[key]})")
+                report(("key",), f"duplicate track key {key!r} (also line {seen[key]})")
             else:
-                seen[key] = doc.where(at + ("key",))[0]
-        try:
-            track = Track.model_validate(row)
-        except ValidationError as exc:
-            _pydantic_errors(exc, path, at, doc, errors)
-            continue
-        found.setdefault(track.key, track)
-    return found
+                seen[key] = report.where(("key",))[0]
+
+    return check
 
 
 def track_topic_weights(track: Track, modules: list[Module]) -> dict[str, int]:
