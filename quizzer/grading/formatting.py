@@ -7,7 +7,7 @@ import math
 import string
 from typing import Any
 
-from quizzer.grading.units import UnitError, parse_unit
+from quizzer.grading.units import known_unit
 
 
 class CalcError(ValueError):
@@ -76,9 +76,8 @@ class TemplateFormatter(string.Formatter):
         if format_spec == "count" and isinstance(value, (int, float)):
             return format_count(value)
         if format_spec and isinstance(value, (int, float)) and not isinstance(value, bool):
-            try:
-                unit = parse_unit(format_spec)
-            except UnitError:
+            unit = known_unit(format_spec)
+            if unit is None:
                 return format(value, format_spec)
             shown = "µs" if format_spec == "us" else format_spec
             return f"{format_number(value / unit.factor)} {shown}"

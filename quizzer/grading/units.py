@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 
 Dim = tuple[int, int, int, int]
 """Exponents of (byte, second, FLOP, token)."""
@@ -197,6 +197,17 @@ def parse_unit(text: str, want: Dim | None = None) -> Unit:
     name = "".join(names) if recased else text
     return Unit(name, factor, (dim[0], dim[1], dim[2], dim[3]))
 
+
+
+@lru_cache(maxsize=1024)
+def known_unit(text: str) -> Unit | None:
+    """The unit ``text`` names, or None. For callers that only try whether a text is a unit (a
+    template's format spec may be ``GB`` or ``.2f``): each text is tried once per process, so
+    a miss does not build its did-you-mean message again and again."""
+    try:
+        return parse_unit(text)
+    except UnitError:
+        return None
 
 COMMON_UNITS = [
     "B",
