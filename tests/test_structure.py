@@ -93,7 +93,7 @@ def test_every_solution_function_has_a_hand_worked_test() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    tests = "\n".join(p.read_text("utf-8") for p in (root / "tests").glob("test_*.py"))
+    tests = "\n".join(p.read_text("utf-8") for p in (root / "tests").rglob("test_*.py"))
     untested = []
     for path in sorted((root / "solutions").glob("*.py")):
         if path.name.startswith("_"):

@@ -1,23 +1,14 @@
-"""Hand-checked tests for solutions/cpu.py, used by the Module 1 questions in
-question_bank/questions/prerequisites/cpp-infra.yaml, cpu-parallel.yaml and cpu-architecture.yaml.
-Each comment writes the arithmetic out."""
+"""Hand-worked tests for solutions/cpu.py (each comment writes the arithmetic out) and
+the grids of the questions it solves."""
 
 from __future__ import annotations
 
-import itertools
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
 from solutions import cpu
-
-BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions" / "prerequisites"
-FILES = [BANK / "cpp-infra.yaml", BANK / "cpu-parallel.yaml", BANK / "cpu-architecture.yaml"]
-
-
-# --- struct layout ---------------------------------------------------------------------------
+from tests.solutions.questions import grid, numeric_questions
 
 
 def test_sizeof_char_int_char():
@@ -60,9 +51,6 @@ def test_sizeof_bool_double_bool():
     assert got["sorted_size"] == 16
 
 
-# --- vector growth ---------------------------------------------------------------------------
-
-
 def test_vector_doubling_1000():
     # capacities 1, 2, 4, ..., 1024 (11 allocations); each growth copies the full old buffer:
     # 1 + 2 + ... + 512 = 1023 copies (the first allocation copies nothing)
@@ -102,9 +90,6 @@ def test_vector_copies_stay_under_the_bound():
         assert cpu.vector_push_back_copies(n, 1.5)["per_element"] < 3.05
 
 
-# --- SIMD peak -------------------------------------------------------------------------------
-
-
 def test_avx512_fp32_two_fma_units():
     # 512 / 32 = 16 lanes; 2 units x 2 FLOP x 16 = 64 FLOP/cycle/core
     # 32 cores x 2.0e9 x 64 = 4.096e12 FLOP/s
@@ -119,9 +104,6 @@ def test_avx512_fp64_one_fma_unit():
     got = cpu.avx512_peak_flops(16, 3.0, 1, "fp64")
     assert got["per_cycle_core"] == 16
     assert got["answer"] == pytest.approx(7.68e11)
-
-
-# --- cache lines -----------------------------------------------------------------------------
 
 
 def test_strided_floats_one_line_per_access():
@@ -167,9 +149,6 @@ def test_cache_tag_bits_l2():
     assert got["answer"] == 31
 
 
-# --- Amdahl and false sharing ----------------------------------------------------------------
-
-
 def test_amdahl_five_percent_on_64():
     # 1 / (0.05 + 0.95 / 64) = 1 / (0.05 + 0.01484375) = 1 / 0.06484375 = 15.42
     got = cpu.amdahl_speedup(0.05, 64)
@@ -199,43 +178,47 @@ def test_false_sharing_fewer_threads_than_slots():
     assert got["lines"] == 1
 
 
-# --- grids of the questions ------------------------------------------------------------------
+def test_cfs_throttled_time_two_cores_sixteen_threads():
+    # quota = 2 cores x 100 ms = 200 ms of CPU time per period
+    # 16 threads burn it in 200 / 16 = 12.5 ms of wall time -> throttled 100 - 12.5 = 87.5 ms
+    got = cpu.cfs_throttled_time(limit_cores=2, threads=16, period_ms=100)
+    assert got["quota"] == pytest.approx(0.2)
+    assert got["run"] == pytest.approx(0.0125)
+    assert got["answer"] == pytest.approx(0.0875)
 
 
-def _questions():
-    for path in FILES:
-        if path.exists():
-            yield from (
-                q for q in yaml.safe_load(path.read_text("utf-8")) if q["kind"] == "numeric"
-            )
+def test_cfs_throttled_time_half_core():
+    # quota = 0.5 x 100 ms = 50 ms; 4 threads -> 12.5 ms running, 87.5 ms throttled
+    got = cpu.cfs_throttled_time(limit_cores=0.5, threads=4, period_ms=100)
+    assert got["answer"] == pytest.approx(0.0875)
 
 
-def _grid(params: dict):
-    names, values = [], []
-    for name, spec in params.items():
-        names.append(name)
-        values.append(spec["choose"] if "choose" in spec else [spec["value"]])
-    for combo in itertools.product(*values):
-        yield dict(zip(names, combo, strict=True))
+def test_cfs_not_throttled_when_threads_fit():
+    # 2 threads under a 4-core limit use 2 x 100 ms = 200 ms < 400 ms quota: never throttled
+    got = cpu.cfs_throttled_time(limit_cores=4, threads=2, period_ms=100)
+    assert got["answer"] == 0
+
+
+# --- the grids of the questions ----------------------------------------------------------------
+
+
+def test_cache_geometry_gives_whole_sets():
+    # every cache size / (ways x 64 B) is a power of two, so index bits are whole
+    for q in numeric_questions("cpu"):
+        if q["solution"].endswith("cache_tag_bits"):
+            for c in grid(q["params"]):
+                sets = c["cache_kib"] * 1024 // (c["ways"] * 64)
+                assert sets >= 1 and sets & (sets - 1) == 0, c
 
 
 def test_every_question_solves_on_its_whole_grid():
     from quizzer.grading.calc import load_solution
 
     seen = 0
-    for q in _questions():
+    for q in numeric_questions("cpu"):
         func = load_solution(q["solution"])
-        for combo in _grid(q["params"]):
+        for combo in grid(q["params"]):
             answer = func(**combo)["answer"]
             assert math.isfinite(answer) and answer > 0, (q["id"], combo)
             seen += 1
     assert seen > 0
-
-
-def test_cache_geometry_gives_whole_sets():
-    # every cache size / (ways x 64 B) is a power of two, so index bits are whole
-    for q in _questions():
-        if q["solution"].endswith("cache_tag_bits"):
-            for c in _grid(q["params"]):
-                sets = c["cache_kib"] * 1024 // (c["ways"] * 64)
-                assert sets >= 1 and sets & (sets - 1) == 0, c

@@ -1,25 +1,19 @@
-"""Hand-checked tests for solutions/rl.py, used by the RL post-training and fine-tuning questions in
-question_bank/questions/distributed/rl-algorithms.yaml, rl-systems.yaml and fine-tuning.yaml. Each
-comment writes the arithmetic out."""
+"""Hand-worked tests for solutions/rl.py (each comment writes the arithmetic out) and
+the grids of the questions it solves."""
 
 from __future__ import annotations
 
-import itertools
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
-from quizzer.grading.calc import preset
 from solutions import rl
 from tests.presets import m
+from tests.solutions.questions import grid, numeric_questions, question
 
-BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions" / "distributed"
-FILES = [BANK / "rl-algorithms.yaml", BANK / "rl-systems.yaml", BANK / "fine-tuning.yaml"]
-
-
-# --- PPO memory -------------------------------------------------------------------------------
+ALL = "all linear layers (q, k, v, o, gate, up, down)"
+ATTN = "all four attention projections (q, k, v, o)"
+QV = "q_proj and v_proj"
 
 
 def test_ppo_model_states_7b_policy_3b_rm():
@@ -37,9 +31,6 @@ def test_ppo_model_states_70b_fp32_grads():
     got = rl.ppo_model_state_bytes(policy_b=70, rm_b=7, trained_bytes=18, frozen_bytes=2)
     assert got["answer"] == pytest.approx(1540e9)
     assert got["gpus_80gb"] == pytest.approx(1540 / 80)
-
-
-# --- rollout vs training ----------------------------------------------------------------------
 
 
 def test_rollout_share_worked_example():
@@ -85,9 +76,6 @@ def test_rollout_share_independent_of_batch_and_gpus():
     assert a == pytest.approx(ratio / (1 + ratio))
 
 
-# --- weight sync ------------------------------------------------------------------------------
-
-
 def test_weight_sync_llama3_8b_one_nic():
     # 8.03e9 x 2 B = 16.06e9 B; 200 Gb/s / 8 = 25e9 B/s x 0.8 = 20e9 B/s -> 0.803 s
     got = rl.weight_sync_seconds(
@@ -105,9 +93,6 @@ def test_weight_sync_deepseek_v3_eight_nics():
     )
     assert got["answer"] == pytest.approx(4.19375)
     assert got["one_nic"] == pytest.approx(33.55)
-
-
-# --- GAE --------------------------------------------------------------------------------------
 
 
 def test_gae_lambda_one_is_return_minus_baseline():
@@ -130,9 +115,6 @@ def test_gae_discounted():
     assert got["a1"] == pytest.approx(0.3801)
     assert got["answer"] == pytest.approx(0.45148405)
     assert got["ret0"] == pytest.approx(0.95148405)
-
-
-# --- GRPO -------------------------------------------------------------------------------------
 
 
 def test_grpo_population_std():
@@ -166,9 +148,6 @@ def test_grpo_rejects_unknown_convention():
         rl.grpo_advantage([1, 0], 1, "mean and std", "median")
 
 
-# --- DPO --------------------------------------------------------------------------------------
-
-
 def test_dpo_loss_negative_margin():
     # chosen -42.5 - (-41) = -1.5; rejected -46 - (-45) = -1; margin -0.5; z = 0.5 x -0.5 = -0.25
     # loss = log(1 + e^0.25) = log(2.2840254) = 0.8259394
@@ -184,14 +163,6 @@ def test_dpo_loss_positive_margin_and_init():
     assert got["answer"] == pytest.approx(0.5130153, abs=1e-6)
     # policy = reference: z = 0, loss = ln 2
     assert rl.dpo_loss(0.1, -40.0, -40.0, -45.0, -45.0)["answer"] == pytest.approx(math.log(2))
-
-
-# --- LoRA -------------------------------------------------------------------------------------
-
-
-ALL = "all linear layers (q, k, v, o, gate, up, down)"
-ATTN = "all four attention projections (q, k, v, o)"
-QV = "q_proj and v_proj"
 
 
 def test_lora_params_llama3_8b_all_linear():
@@ -229,63 +200,33 @@ def test_lora_memory_bf16_and_nf4():
     assert got["answer"] == pytest.approx(4.81356489e9)
 
 
-# --- grids of the questions -------------------------------------------------------------------
+# --- the grids of the questions ----------------------------------------------------------------
 
 
-def _questions():
-    for path in FILES:
-        if not path.exists():
-            continue
-        for q in yaml.safe_load(path.read_text("utf-8")):
-            if q["kind"] == "numeric" and q["solution"].startswith("solutions.rl."):
-                yield q
+def test_grpo_question_never_asks_about_an_average_sample():
+    # a response whose reward equals the group mean would have advantage 0: no such draws
+    q = question("rl-grpo-group-advantage")
+    for combo in grid(q["params"]):
+        assert abs(rl.grpo_advantage(**combo)["centred"]) > 0.05, combo
 
 
-def _grid(params: dict):
-    names, values = [], []
-    for name, spec in params.items():
-        names.append(name)
-        if "preset" in spec:
-            values.append([preset(spec["preset"], key) for key in spec["choose"]])
-        elif "choose" in spec:
-            values.append(spec["choose"])
-        else:
-            values.append([spec["value"]])
-    for combo in itertools.product(*values):
-        yield dict(zip(names, combo, strict=True))
-
-
-def _question(qid: str) -> dict:
-    found = [q for q in _questions() if q["id"] == qid]
-    if not found:
-        pytest.skip(f"{qid} not in the bank")
-    return found[0]
+def test_rollout_share_stays_plausible():
+    # every draw gives a rollout share between a third and nine tenths of the step
+    q = question("rl-sys-rollout-time-share")
+    shares = [rl.rl_step_rollout_share(**c)["answer"] for c in grid(q["params"])]
+    assert min(shares) > 0.33 and max(shares) < 0.9
 
 
 def test_every_question_solves_on_its_whole_grid():
     from quizzer.grading.calc import load_solution
 
     seen = 0
-    for q in _questions():
+    for q in numeric_questions("rl"):
         func = load_solution(q["solution"])
-        for combo in _grid(q["params"]):
+        for combo in grid(q["params"]):
             answer = func(**combo)["answer"]
             assert math.isfinite(answer), (q["id"], combo)
             if not q.get("allow_negative"):
                 assert answer > 0, (q["id"], combo)
         seen += 1
     assert seen >= 3
-
-
-def test_grpo_question_never_asks_about_an_average_sample():
-    # a response whose reward equals the group mean would have advantage 0: no such draws
-    q = _question("rl-grpo-group-advantage")
-    for combo in _grid(q["params"]):
-        assert abs(rl.grpo_advantage(**combo)["centred"]) > 0.05, combo
-
-
-def test_rollout_share_stays_plausible():
-    # every draw gives a rollout share between a third and nine tenths of the step
-    q = _question("rl-sys-rollout-time-share")
-    shares = [rl.rl_step_rollout_share(**c)["answer"] for c in _grid(q["params"])]
-    assert min(shares) > 0.33 and max(shares) < 0.9
