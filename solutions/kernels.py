@@ -170,12 +170,3 @@ def tile_search_space(
     tn = _ordered_factorizations(n, spatial_levels)
     tk = _ordered_factorizations(k, reduce_levels)
     return {"answer": tm * tn * tk, "tm": tm, "tn": tn, "tk": tk}
-
-
-# Temporary re-exports of the names this module held before the regrouping.
-from solutions.gpu_hardware import (  # noqa: E402
-    BANKS,  # noqa: F401  (re-export, temporary)
-    WARP,  # noqa: F401  (re-export, temporary)
-    bank_conflict_ways,  # noqa: F401  (re-export, temporary)
-    occupancy,  # noqa: F401  (re-export, temporary)
-)

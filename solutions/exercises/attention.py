@@ -291,13 +291,3 @@ MHA = ExerciseSpec(
         ),
     ),
 )
-
-
-def __getattr__(name: str) -> object:
-    """Temporary: GQA moved to grouped_query_attention.py, which imports this module, so it is
-    looked up lazily until the question files follow the split."""
-    if name == "GQA":
-        from solutions.exercises.grouped_query_attention import GQA
-
-        return GQA
-    raise AttributeError(name)

@@ -237,6 +237,3 @@ TOP_K_HEAP = ExerciseSpec(
         ),
     ),
 )
-
-# Temporary re-exports while the question files follow the split.
-from solutions.exercises.allocators import MEMORY_POOL  # noqa: E402, F401

@@ -273,7 +273,3 @@ PREFIX_HASH = ExerciseSpec(
         ),
     ),
 )
-
-# Temporary re-exports while the question files follow the split.
-from solutions.exercises.allocators import BLOCK_ALLOCATOR  # noqa: E402, F401
-from solutions.exercises.paged_attention import PAGED_GATHER  # noqa: E402, F401

@@ -375,6 +375,3 @@ INT4_PACKED = ExerciseSpec(
         ),
     ),
 )
-
-# Temporary re-exports while the question files follow the split.
-from solutions.exercises.floating_point import FP8_E4M3  # noqa: E402, F401

@@ -303,6 +303,3 @@ TOP_P = ExerciseSpec(
         ),
     ),
 )
-
-# Temporary re-exports while the question files follow the split.
-from solutions.exercises.speculative import SPECULATIVE_ACCEPT  # noqa: E402, F401
