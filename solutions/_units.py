@@ -13,4 +13,5 @@ GBPS = 1e9
 """Bytes/s in one GB/s."""
 MS = 1e-3
 US = 1e-6
+HOUR = 3600.0
 DAY = 86400.0

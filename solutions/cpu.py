@@ -1,9 +1,8 @@
-"""CPU and C++ arithmetic for the Module 1 questions in
-question_bank/questions/prerequisites/cpp-infra.yaml, cpu-parallel.yaml and cpu-architecture.yaml:
-struct layout under natural alignment, std::vector growth, AVX-512 peak FLOP/s, cache lines touched
-by a strided loop, cache address split, Amdahl's law and false sharing.
+"""CPUs and C++: struct layout under natural alignment, std::vector growth, AVX-512 peak
+FLOP/s, cache lines touched by a strided loop, the cache address split, Amdahl's law, false
+sharing and the CFS throttling of a CPU-limited container.
 
-Every function returns base units (bytes, FLOP/s, counts, ratios) as {"answer": value,
+Every function returns base units (bytes, FLOP/s, seconds, counts, ratios) as {"answer": value,
 **intermediates}, like the other solution modules. Assumptions (LP64 Linux on x86-64, 64-byte cache
 lines) are stated in each docstring and in the prompts.
 """
@@ -11,6 +10,9 @@ lines) are stated in each docstring and in the prompts.
 from __future__ import annotations
 
 import math
+
+from solutions._rounding import ceil_div
+from solutions._units import MS
 
 CACHE_LINE = 64
 """Bytes in one cache line on current x86-64 and most Arm server cores."""
@@ -33,11 +35,6 @@ _SCALAR_BYTES = {
     "char*": 8,
     "int*": 8,
 }
-
-
-def _ceil_div(a: int, b: int) -> int:
-    """Integer ceil(a / b) for positive integers, free of float noise."""
-    return -(-a // b)
 
 
 def _parse_members(layout: str) -> list[tuple[str, str, int, int]]:
@@ -66,14 +63,14 @@ def _layout(members: list[tuple[str, str, int, int]]) -> tuple[int, int, list[st
     description of each placement, and the total padding."""
     offset, padding, steps = 0, 0, []
     for _type, name, size, align in members:
-        start = _ceil_div(offset, align) * align
+        start = ceil_div(offset, align) * align
         if start > offset:
             steps.append(f"pad {start - offset}")
             padding += start - offset
         steps.append(f"{name}@{start} ({size} B)")
         offset = start + size
     struct_align = max(align for *_rest, align in members)
-    total = _ceil_div(offset, struct_align) * struct_align
+    total = ceil_div(offset, struct_align) * struct_align
     if total > offset:
         steps.append(f"tail pad {total - offset}")
         padding += total - offset
@@ -149,7 +146,7 @@ def strided_cache_lines(n: int, elem_bytes: int, stride: int) -> dict[str, float
     array whose first element starts a cache line. If the step in bytes is at least a line, every
     access lands in a new line; if it is smaller, no line between the first and the last access is
     skipped, so the count is the line index of the last access + 1."""
-    accesses = _ceil_div(n, stride)
+    accesses = ceil_div(n, stride)
     step = stride * elem_bytes
     last = (accesses - 1) * stride * elem_bytes
     lines = accesses if step >= CACHE_LINE else last // CACHE_LINE + 1
@@ -162,7 +159,7 @@ def strided_cache_lines(n: int, elem_bytes: int, stride: int) -> dict[str, float
         "fetched": fetched,
         "useful": useful,
         "efficiency": useful / fetched,
-        "dense_lines": _ceil_div(n * elem_bytes, CACHE_LINE),
+        "dense_lines": ceil_div(n * elem_bytes, CACHE_LINE),
     }
 
 
@@ -205,6 +202,24 @@ def false_sharing_counters(counter_bytes: int, threads: int) -> dict[str, float]
         "answer": min(per_line, threads),
         "per_line": per_line,
         "array_bytes": threads * counter_bytes,
-        "lines": _ceil_div(threads * counter_bytes, CACHE_LINE),
+        "lines": ceil_div(threads * counter_bytes, CACHE_LINE),
         "padded_bytes": threads * CACHE_LINE,
     }
+
+
+# --- containers -------------------------------------------------------------------------------
+
+
+def cfs_throttled_time(limit_cores: float, threads: int, period_ms: float) -> dict[str, float]:
+    """Wall-clock time per CFS period during which a CPU-limited container is throttled.
+
+    The limit becomes a quota of limit_cores x period of CPU time per period. `threads` busy threads
+    start together at the beginning of a period on otherwise idle cores, so they burn the quota
+    `threads` times faster than one thread: it is used up after quota / threads of wall time, and
+    the container is throttled for the rest of the period. Assumes threads > limit_cores (otherwise
+    nothing is throttled)."""
+    period = period_ms * MS
+    quota = limit_cores * period
+    run = min(period, quota / threads)
+    throttled = period - run
+    return {"answer": throttled, "quota": quota, "run": run, "period": period}

@@ -1,7 +1,6 @@
-"""RL post-training and fine-tuning arithmetic for the calculation questions in
-question_bank/questions/distributed/rl-algorithms.yaml, rl-systems.yaml and fine-tuning.yaml:
-PPO model-state memory, the rollout/training split of a step, trainer-to-engine weight sync,
-GAE, the GRPO group baseline, the DPO loss, and LoRA parameter counts and memory.
+"""RL post-training and fine-tuning: PPO model-state memory, the rollout/training split of a
+step, trainer-to-engine weight sync, GAE, the GRPO group baseline, the DPO loss, and LoRA
+parameter counts and memory.
 
 Every function returns base units (bytes, seconds, fractions) or a pure number, as
 {"answer": value, **intermediates}, like the other solution modules.

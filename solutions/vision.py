@@ -1,9 +1,7 @@
-"""Arithmetic for the CV-operator and classic-ML questions in
-question_bank/questions/prerequisites/cv-operators.yaml and
-question_bank/questions/prerequisites/ml-basics.yaml: convolution shapes, FLOPs, parameters,
-im2col and Winograd costs, tensor layouts, depthwise convolution, receptive fields, boxes (IoU,
-GIoU), YOLO candidate counts, BatchNorm folding; cross-entropy, label smoothing, dropout,
-sigmoid gradient decay and weight initialization.
+"""Computer vision and classic ML: convolution shapes, FLOPs and parameters, im2col and
+Winograd costs, tensor layouts, depthwise convolution, receptive fields, boxes (IoU, GIoU), YOLO
+candidate counts and BatchNorm folding; cross-entropy, label smoothing, dropout, sigmoid gradient
+decay and weight initialization.
 
 Every function takes keyword arguments and returns base units (FLOP, bytes, counts, ratios) as
 {"answer": value, **intermediates}, like the other solution modules.
@@ -95,7 +93,7 @@ def winograd_mult_saving(m: int, r: int) -> dict[str, float]:
     return {"answer": direct / wino, "direct": direct, "tile": tile, "wino": wino}
 
 
-# --- Layouts ---------------------------------------------------------------------------------
+# --- Layouts ----------------------------------------------------------------------------------
 
 
 def nhwc_offset(
@@ -108,7 +106,7 @@ def nhwc_offset(
     return {"answer": pixel * c_dim + c, "pixel": pixel, "nchw": nchw, "nh": n * h_dim + h}
 
 
-# --- Depthwise-separable convolution -----------------------------------------------------------
+# --- Depthwise-separable convolution ----------------------------------------------------------
 
 
 def dw_separable_speedup(cin: int, cout: int, k: int) -> dict[str, float]:
@@ -169,7 +167,7 @@ def transposed_conv_output(h: int, k: int, s: int, p: int, op: int) -> dict[str,
     return {"answer": stretched - 2 * p + (k - 1) + op + 1, "stretched": stretched}
 
 
-# --- Boxes -------------------------------------------------------------------------------------
+# --- Boxes ------------------------------------------------------------------------------------
 
 
 def _boxes(
@@ -232,7 +230,7 @@ def yolo_candidates(img: int, anchors: int) -> dict[str, float]:
     }
 
 
-# --- BatchNorm folding -------------------------------------------------------------------------
+# --- BatchNorm folding ------------------------------------------------------------------------
 
 
 def bn_fold_bias(
@@ -251,7 +249,7 @@ def bn_fold_bias(
     }
 
 
-# --- Classic ML --------------------------------------------------------------------------------
+# --- Classic ML -------------------------------------------------------------------------------
 
 
 def _softmax(logits: list[float]) -> tuple[list[float], float, float]:
@@ -322,3 +320,18 @@ def kaiming_std(cin: int, cout: int, k: int) -> dict[str, float]:
         "var": 2 / fan_in,
         "xavier": math.sqrt(2 / (fan_in + fan_out)),
     }
+
+
+# --- BatchNorm folding at deployment ----------------------------------------------------------
+
+
+def conv_bn_folded_bias(
+    bias: float, gamma: float, beta: float, mean: float, var: float, eps: float
+) -> dict[str, float]:
+    """Bias of one output channel after folding BatchNorm into the preceding conv, as
+    bn_fold_bias computes it, with its scale named s (the deployment questions' notation).
+
+    BN(y) = gamma * (y - mean) / sqrt(var + eps) + beta with y = w*x + b, so
+    w' = w * s and b' = (b - mean) * s + beta, where s = gamma / sqrt(var + eps)."""
+    folded = bn_fold_bias(gamma=gamma, beta=beta, mean=mean, var=var, eps=eps, bias=bias)
+    return {"answer": folded["answer"], "s": folded["scale"], "std": folded["std"]}

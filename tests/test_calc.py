@@ -112,6 +112,27 @@ def test_validate_catches_broken_numeric_questions(tmp_path: Path, cli) -> None:
     )
 
 
+def test_validate_reports_a_solution_path_that_leads_nowhere(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A question still naming a module or function that solutions/ no longer has (say, after
+    a regrouping) is reported at its line, whichever part of the path is wrong."""
+    from tests.conftest import FIXTURES, make_bank
+
+    text = (FIXTURES / "mini-questions.yaml").read_text("utf-8")
+    text = text.replace("solutions.inference.weight_bytes", "solutions.no_such.weight_bytes")
+    text = text.replace("solutions.comm.ring_allreduce_time", "solutions.memory.ring_allreduce")
+    bank = make_bank(tmp_path / "b", text)
+    result = cli("--bank", str(bank), "validate")
+    assert result.exit_code == 1
+    assert (
+        "mini.yaml:54:3: t-numeric-weights: solution: cannot import solutions.no_such"
+        in result.output
+    )
+    assert (
+        "mini.yaml:67:3: t-numeric-allreduce: solution: solutions.memory has no function "
+        "'ring_allreduce'" in result.output
+    )
+
+
 def test_validate_catches_negative_and_nan(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     from tests.conftest import FIXTURES, make_bank
 

@@ -411,6 +411,26 @@ def test_quizzer_validate_reports_a_bad_exercise_at_its_line(
     )
 
 
+def test_quizzer_validate_reports_checks_that_lead_nowhere(
+    tmp_path: Path, cli: Callable[..., Result]
+) -> None:
+    gone = CODE_QUESTION.replace("exercises.softmax.SAFE_SOFTMAX", "exercises.no_such.SAFE_SOFTMAX")
+    renamed = CODE_QUESTION.replace("t-code-softmax", "t-code-other").replace(
+        "SAFE_SOFTMAX", "NO_SUCH_SPEC"
+    )
+    bank = make_bank(tmp_path / "bank", gone + renamed)
+    result = cli("--bank", str(bank), "validate")
+    assert result.exit_code == 1
+    assert (
+        "mini.yaml:1:3: t-code-softmax: checks 'solutions.exercises.no_such.SAFE_SOFTMAX': "
+        "cannot import solutions.exercises.no_such" in result.output
+    )
+    assert (
+        "t-code-other: checks 'solutions.exercises.softmax.NO_SUCH_SPEC': "
+        "solutions.exercises.softmax has no ExerciseSpec named NO_SUCH_SPEC" in result.output
+    )
+
+
 def test_quizzer_validate_counts_sound_exercises(
     tmp_path: Path, cli: Callable[..., Result]
 ) -> None:

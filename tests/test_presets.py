@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from quizzer.grading.calc import presets
-from solutions import foundations_more as fm
+from solutions import memory as fm
 from tests.presets import g, m
 
 TOLERANCE = 1e-3

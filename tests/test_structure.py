@@ -94,7 +94,7 @@ def test_every_solution_function_has_a_hand_worked_test() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    tests = "\n".join(p.read_text("utf-8") for p in (root / "tests").glob("test_*.py"))
+    tests = "\n".join(p.read_text("utf-8") for p in (root / "tests").rglob("test_*.py"))
     untested = []
     for path in sorted((root / "solutions").glob("*.py")):
         if path.name.startswith("_"):
@@ -162,3 +162,36 @@ def test_no_tracked_file_is_larger_than_1_mb_unless_listed() -> None:
         and name not in LARGE_FILES_ALLOWED
     ]
     assert too_big == []
+
+
+def test_tests_of_solutions_mirror_solutions_file_for_file() -> None:
+    """solutions/<subject>.py and tests/solutions/test_<subject>.py come in pairs, and every
+    function of a subject is worked by hand in its own test file (modules that only re-export
+    names for older banks, such as solutions/inference.py, define no function and need none)."""
+    import ast
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    functions = {
+        path.stem: [
+            node.name
+            for node in ast.parse(path.read_text("utf-8")).body
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+        ]
+        for path in (root / "solutions").glob("*.py")
+        if not path.name.startswith("_")
+    }
+    subjects = {stem for stem, names in functions.items() if names}
+    tests = {p.stem.removeprefix("test_") for p in (root / "tests" / "solutions").glob("test_*.py")}
+    assert sorted(subjects - tests) == [] and sorted(tests - subjects) == []
+    elsewhere = [
+        f"{stem}.{name}"
+        for stem in sorted(subjects)
+        for name in functions[stem]
+        if not re.search(
+            rf"\b{name}\(",
+            (root / "tests" / "solutions" / f"test_{stem}.py").read_text("utf-8"),
+        )
+    ]
+    assert elsewhere == []

@@ -48,7 +48,7 @@ NUMERIC = """\
     model: {{preset: models, choose: [llama-3-8b, llama-3-70b]}}
     dtype: {{preset: dtypes, choose: [bf16, fp8]}}
   # A function in solutions/ taking the params by name, returning base units (bytes, s, ...).
-  solution: solutions.inference.weight_bytes
+  solution: solutions.memory.weight_bytes
   unit: GB
   tolerance: 0.02
   # Formula, then numbers, then unit, then a sanity check; {{param}} and {{answer}} are filled.

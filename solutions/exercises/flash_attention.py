@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from quizzer.grading.exercise_spec import Case, ExerciseSpec, Mutant, mutate
-from solutions.exercises.attention import attention_reference, normal
+from solutions.exercises.attention import attention_reference
+from solutions.exercises.compare import normal
 
 # --- Flash Attention v1 forward ------------------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""PagedAttention decode: attention computed block by block straight from the paged KV pool
-through the block table, with an online softmax (no gathered copy of K and V)."""
+"""PagedAttention: decode attention computed block by block straight from the paged KV pool
+through the block table, with an online softmax (no gathered copy of K and V); and the gather
+of a sequence's blocks into contiguous K and V that a non-paged kernel needs."""
 
 from __future__ import annotations
 
@@ -172,6 +173,124 @@ PAGED_DECODE = ExerciseSpec(
                 "for j in range(max(n // bs, 1)):",
             ),
             "ceil, not floor: the tail tokens are part of the context",
+        ),
+    ),
+)
+
+
+# --- paged KV cache: gather into contiguous K/V ---------------------------------------------
+
+
+def paged_gather_reference(
+    k_pages: np.ndarray, v_pages: np.ndarray, block_tables: np.ndarray, context_lens: np.ndarray
+) -> np.ndarray:
+    """Token t of sequence b lives in physical block block_tables[b, t // bs], slot t % bs."""
+    bs = k_pages.shape[1]
+    ks, vs = [], []
+    for b, n in enumerate(context_lens):
+        t = np.arange(int(n))
+        blocks = block_tables[b, t // bs]
+        ks.append(k_pages[blocks, t % bs])
+        vs.append(v_pages[blocks, t % bs])
+    h, d = k_pages.shape[2:]
+    if not ks:
+        return np.zeros((2, 0, h, d), dtype=k_pages.dtype)
+    return np.stack([np.concatenate(ks), np.concatenate(vs)])
+
+
+def _gather_fixed(
+    rng: np.random.Generator, num_blocks: int, bs: int, h: int, d: int, lens: list[int]
+) -> Case:
+    need = [-(-n // bs) for n in lens]
+    assert sum(need) <= num_blocks
+    physical = rng.permutation(num_blocks)  # blocks are handed out in no particular order
+    width = max([*need, 1]) + int(rng.integers(0, 3))
+    tables = np.full((len(lens), width), -1, dtype=np.int32)
+    used = 0
+    for b, m in enumerate(need):
+        tables[b, :m] = physical[used : used + m]
+        used += m
+    return {
+        "k_pages": normal(rng, (num_blocks, bs, h, d)),
+        "v_pages": normal(rng, (num_blocks, bs, h, d)),
+        "block_tables": tables,
+        "context_lens": np.array(lens, dtype=np.int64),
+    }
+
+
+def _gather_case(rng: np.random.Generator, size: float) -> Case:
+    bs = int(rng.choice([1, 2, 3, 4, 8, 16]))
+    b = int(rng.integers(1, 2 + int(3 * size)))
+    lens = [int(n) for n in rng.integers(1, 2 + int(40 * size), b)]
+    num_blocks = sum(-(-n // bs) for n in lens) + int(rng.integers(0, 4))
+    return _gather_fixed(
+        rng, num_blocks, bs, int(rng.integers(1, 3)), int(rng.integers(1, 6)), lens
+    )
+
+
+PAGED_GATHER_SOLUTION = '''\
+import numpy as np
+
+
+def gather_kv(
+    k_pages: np.ndarray, v_pages: np.ndarray, block_tables: np.ndarray, context_lens: np.ndarray
+) -> np.ndarray:
+    """k_pages, v_pages: (num_blocks, block_size, H, d). block_tables: (B, max_blocks) int,
+    padded with -1. context_lens: (B,). Returns (2, sum(context_lens), H, d): K then V of
+    every sequence, packed one after another in batch order."""
+    bs = k_pages.shape[1]
+    ks, vs = [], []
+    for b in range(len(context_lens)):
+        n = int(context_lens[b])
+        t = np.arange(n)  # logical token positions of sequence b
+        blocks = block_tables[b, t // bs]  # logical block -> physical block
+        slots = t % bs  # position inside the block
+        ks.append(k_pages[blocks, slots])  # (n, H, d)
+        vs.append(v_pages[blocks, slots])
+    return np.stack([np.concatenate(ks), np.concatenate(vs)])
+'''
+
+PAGED_GATHER = ExerciseSpec(
+    reference=paged_gather_reference,
+    make_case=_gather_case,
+    solution=PAGED_GATHER_SOLUTION,
+    examples=(
+        {
+            "k_pages": np.arange(8, dtype=np.float32).reshape(4, 2, 1, 1),
+            "v_pages": -np.arange(8, dtype=np.float32).reshape(4, 2, 1, 1),
+            "block_tables": np.array([[2, 0], [3, -1]], dtype=np.int32),
+            "context_lens": np.array([3, 1], dtype=np.int64),
+        },
+    ),
+    edge_cases={
+        "block size 1": lambda rng: _gather_fixed(rng, 9, 1, 2, 3, [4, 5]),
+        "lengths exact multiples of the block": lambda rng: _gather_fixed(rng, 8, 4, 1, 2, [8, 4]),
+        "one token in a sequence": lambda rng: _gather_fixed(rng, 6, 4, 2, 2, [1, 7, 1]),
+        "last block partly filled": lambda rng: _gather_fixed(rng, 10, 4, 2, 3, [9, 6]),
+    },
+    mutants=(
+        Mutant(
+            "block table ignored (logical block = physical block)",
+            mutate(PAGED_GATHER_SOLUTION, "blocks = block_tables[b, t // bs]", "blocks = t // bs"),
+            "blocks are not contiguous in the pool; the table maps each logical block",
+        ),
+        Mutant(
+            "slot and block swapped",
+            mutate(
+                mutate(
+                    PAGED_GATHER_SOLUTION,
+                    "blocks = block_tables[b, t // bs]",
+                    "blocks = block_tables[b, t % bs]",
+                ),
+                "slots = t % bs",
+                "slots = np.minimum(t // bs, bs - 1)",
+            ),
+            "block index is t // block_size, the slot inside it t % block_size",
+        ),
+        Mutant(
+            "whole blocks copied (partial last block not trimmed)",
+            mutate(PAGED_GATHER_SOLUTION, "t = np.arange(n)", "t = np.arange(-(-n // bs) * bs)"),
+            "the unused slots of the last block are not tokens",
         ),
     ),
 )
