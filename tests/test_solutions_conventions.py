@@ -6,14 +6,13 @@ decode roofline. Each comment writes the arithmetic out; every convention is tes
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
-import yaml
 
 from quizzer.grading.calc import preset
 from solutions import comm, costs, inference, training, training_extra
 from solutions import foundations_more as fm
+from tests.conftest import shipped_questions
 from tests.presets import d, g, m
 
 # --- training FLOPs: recomputation --------------------------------------------------------------
@@ -400,12 +399,10 @@ def test_prefill_attention_intensity():
 
 # --- the new and changed questions' grids stay realistic ----------------------------------------
 
-BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions"
 
-
-def _grid(file: str, qid: str) -> list[dict]:
-    questions = yaml.safe_load((BANK / file).read_text("utf-8"))
-    params = next(q["params"] for q in questions if q["id"] == qid)
+def _grid(qid: str) -> list[dict]:
+    [question] = shipped_questions([qid])
+    params = question["params"]
     names, values = list(params), []
     for spec in params.values():
         if "value" in spec:
@@ -419,7 +416,7 @@ def _grid(file: str, qid: str) -> list[dict]:
 
 def test_decode_roofline_grid_fits_in_one_gpu_and_reaches_both_limits():
     limits = set()
-    for combo in _grid("inference/calc-latency.yaml", "calc-decode-step-with-kv"):
+    for combo in _grid("calc-decode-step-with-kv"):
         got = inference.decode_step_time_with_kv(**combo)
         assert got["footprint"] <= 0.9 * combo["gpu"].memory_gb * 1e9, combo
         limits.add(got["limit"])
@@ -427,7 +424,7 @@ def test_decode_roofline_grid_fits_in_one_gpu_and_reaches_both_limits():
 
 
 def test_serving_grid_is_unambiguous_and_bounded():
-    for combo in _grid("inference/calc-memory.yaml", "calc-min-gpus-serving-with-kv"):
+    for combo in _grid("calc-min-gpus-serving-with-kv"):
         got = inference.min_gpus_serving(**combo)
         exact = got["exact"]
         # a pipeline answer just above or below an integer would be ambiguous at 0.4 tolerance
@@ -436,7 +433,7 @@ def test_serving_grid_is_unambiguous_and_bounded():
 
 
 def test_offload_grid_keeps_the_bf16_weights_within_an_80gb_gpu():
-    for combo in _grid("distributed/calc-parallel.yaml", "calc-zero-offload-cpu-memory"):
+    for combo in _grid("calc-zero-offload-cpu-memory"):
         assert training_extra.offload_cpu_bytes_per_node(**combo)["gpu_weights"] <= 80e9, combo
 
 

@@ -1,25 +1,40 @@
 """Hand-checked tests for solutions/foundations_more.py, used by the Module 1-3 calculation
-questions in question_bank/questions/prerequisites/calc-foundations.yaml and
-question_bank/questions/distributed/calc-parallel.yaml. Each comment writes the arithmetic out."""
+questions in QUESTIONS. Each comment writes the arithmetic out."""
 
 from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
 from quizzer.grading.calc import preset
 from solutions import foundations_more as fm
+from tests.conftest import shipped_questions
 from tests.presets import d, g, m
 
-BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions"
-FILES = {
-    "calc-foundations.yaml": BANK / "prerequisites" / "calc-foundations.yaml",
-    "calc-parallel.yaml": BANK / "distributed" / "calc-parallel.yaml",
-}
+# The questions these solutions serve (the files calc-foundations and calc-parallel.yaml held them
+# before question files followed topics).
+QUESTIONS = (
+    "calc-decoder-layer-ffn-share",
+    "calc-model-total-params-from-config",
+    "calc-tied-embedding-saving",
+    "calc-attention-score-flops-share",
+    "calc-naive-attention-score-memory",
+    "calc-softmax-pass-traffic-time",
+    "calc-tree-reduction-kernel-launches",
+    "calc-flashattention-v1-q-reloads",
+    "calc-megatron-activation-memory",
+    "calc-ulysses-alltoall-bytes",
+    "calc-ring-attention-kv-traffic",
+    "calc-3d-parallel-states-per-gpu",
+    "calc-3d-gradient-accumulation-steps",
+    "calc-ring-vs-tree-crossover-size",
+    "calc-adam-step-memory-time",
+    "calc-fsdp-allgather-overlap-tokens",
+    "calc-zero-offload-cpu-memory",
+    "calc-activation-memory-recompute",
+)
 
 
 # --- Transformer parameters and FLOPs --------------------------------------------------------
@@ -214,8 +229,7 @@ def test_adam_step_time_h100():
 
 
 def _questions():
-    for path in FILES.values():
-        yield from yaml.safe_load(path.read_text("utf-8"))
+    yield from shipped_questions(QUESTIONS)
 
 
 def _grid(params: dict):

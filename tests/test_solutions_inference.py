@@ -1,19 +1,15 @@
-"""Hand-checked tests for the solutions used by the Module 4 calculation questions
-(question_bank/questions/inference/calc-*.yaml). Each comment writes the arithmetic out."""
+"""Hand-checked tests for the solutions used by the Module 4 calculation questions (ids calc-*).
+Each comment writes the arithmetic out."""
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
 from solutions import comm, inference, quant, serving_extra, speculative
+from tests.conftest import shipped_questions
 from tests.presets import d, g, m
-
-INFERENCE_DIR = Path(__file__).resolve().parent.parent / "question_bank" / "questions" / "inference"
-
 
 # --- weights -------------------------------------------------------------------------------
 
@@ -304,9 +300,9 @@ def test_break_even_makes_speedup_one():
 # --- the curated parameter lists avoid rounding ties ----------------------------------------------
 
 
-def _params(file: str, qid: str) -> dict:
-    questions = yaml.safe_load((INFERENCE_DIR / file).read_text("utf-8"))
-    return next(q["params"] for q in questions if q["id"] == qid)
+def _params(qid: str) -> dict:
+    [question] = shipped_questions([qid])
+    return question["params"]
 
 
 def _distance_from_half(v: float) -> float:
@@ -314,21 +310,21 @@ def _distance_from_half(v: float) -> float:
 
 
 def test_symmetric_quantize_params_have_no_near_ties():
-    p = _params("calc-quant-spec.yaml", "calc-symmetric-quantize-value")
+    p = _params("calc-symmetric-quantize-value")
     for x in p["x"]["choose"]:
         for absmax in p["absmax"]["choose"]:
             assert _distance_from_half(x * 127 / absmax) >= 0.15, (x, absmax)
 
 
 def test_zero_point_params_have_no_near_ties():
-    p = _params("calc-quant-spec.yaml", "calc-asymmetric-zero-point")
+    p = _params("calc-asymmetric-zero-point")
     for lo in p["x_min"]["choose"]:
         for hi in p["x_max"]["choose"]:
             assert _distance_from_half(-lo * 255 / (hi - lo)) >= 0.1, (lo, hi)
 
 
 def test_roundtrip_params_have_no_ties_and_no_clamping():
-    p = _params("calc-quant-spec.yaml", "calc-quant-dequant-roundtrip")
+    p = _params("calc-quant-dequant-roundtrip")
     for x in p["x"]["choose"]:
         for s in p["scale"]["choose"]:
             assert _distance_from_half(x / s) >= 0.2, (x, s)
@@ -338,7 +334,7 @@ def test_roundtrip_params_have_no_ties_and_no_clamping():
 
 
 def test_fp8_spacing_params_are_normal_non_powers_of_two():
-    p = _params("calc-quant-spec.yaml", "calc-fp8-spacing")
+    p = _params("calc-fp8-spacing")
     for v in p["value"]["choose"]:
         assert not math.log2(v).is_integer()
         assert v >= 2**-6

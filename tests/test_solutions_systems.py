@@ -1,25 +1,29 @@
 """Hand-checked tests for solutions/systems.py, used by the OS and networking questions in
-question_bank/questions/prerequisites/os-*.yaml and networking-tcp.yaml. Each comment writes the
-arithmetic out."""
+QUESTIONS. Each comment writes the arithmetic out."""
 
 from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
 from solutions import systems as sy
+from tests.conftest import shipped_questions
 
-PRE = Path(__file__).resolve().parent.parent / "question_bank" / "questions" / "prerequisites"
-FILES = [
-    PRE / "os-concurrency.yaml",
-    PRE / "os-memory.yaml",
-    PRE / "os-processes.yaml",
-    PRE / "networking-tcp.yaml",
-]
+# The numeric questions these solutions serve (all in prerequisites/os-*.yaml and
+# networking-tcp.yaml when written).
+QUESTIONS = (
+    "os-lock-global-lock-saturation",
+    "os-mem-flat-page-table-size",
+    "os-mem-four-level-table-size",
+    "os-mem-tlb-reach",
+    "os-mem-pinned-buffer-pages",
+    "os-proc-context-switch-share",
+    "net-bdp-window",
+    "net-message-transfer-time",
+    "net-half-bandwidth-message-size",
+)
 
 
 # --- memory ----------------------------------------------------------------------------------
@@ -136,11 +140,7 @@ def test_half_bandwidth_size():
 
 
 def _questions():
-    for path in FILES:
-        if path.exists():
-            for q in yaml.safe_load(path.read_text("utf-8")):
-                if q["kind"] == "numeric":
-                    yield q
+    yield from shipped_questions(QUESTIONS)
 
 
 def _grid(params: dict):

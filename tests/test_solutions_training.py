@@ -1,26 +1,66 @@
-"""Hand-checked tests for the solutions used by the Module 1-3 calculation questions
-(question_bank/questions/distributed/calc-training.yaml, calc-comm.yaml and
-question_bank/questions/cuda/calc-kernels.yaml). Each comment writes the arithmetic out."""
+"""Hand-checked tests for the solutions used by the Module 1-3 calculation questions on training,
+communication and kernels (QUESTIONS). Each comment writes the arithmetic out."""
 
 from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
 from quizzer.grading.calc import preset
 from solutions import comm, kernels, training, training_extra
+from tests.conftest import shipped_questions
 from tests.presets import d, g, m
 
-BANK = Path(__file__).resolve().parent.parent / "question_bank" / "questions"
-FILES = {
-    "calc-training.yaml": BANK / "distributed" / "calc-training.yaml",
-    "calc-comm.yaml": BANK / "distributed" / "calc-comm.yaml",
-    "calc-kernels.yaml": BANK / "cuda" / "calc-kernels.yaml",
-}
+# The questions these solutions serve (the files calc-training, calc-comm and calc-kernels.yaml
+# held them before question files followed topics).
+QUESTIONS = (
+    "calc-matmul-flops",
+    "calc-gemm-time-at-efficiency",
+    "calc-training-flops-6nd",
+    "calc-training-days",
+    "calc-mfu-from-throughput",
+    "calc-hfu-with-recompute",
+    "calc-adam-mixed-precision-states",
+    "calc-optimizer-state-memory",
+    "calc-zero-stage-per-gpu",
+    "calc-zero3-min-gpus",
+    "calc-zero-max-model-size",
+    "calc-pipeline-bubble-fraction",
+    "calc-interleaved-pipeline-bubble",
+    "calc-microbatches-for-bubble-target",
+    "calc-float-max-value",
+    "calc-bf16-fp16-spacing",
+    "calc-loss-scale-overflow-limit",
+    "calc-loss-scale-underflow-rescue",
+    "calc-dynamic-loss-scale",
+    "calc-moe-training-flops",
+    "calc-training-cost",
+    "calc-checkpoint-size",
+    "calc-ring-allreduce-time",
+    "calc-ring-allgather-time",
+    "calc-ddp-gradient-allreduce-time",
+    "calc-fsdp-step-traffic",
+    "calc-moe-dispatch-bytes",
+    "calc-tp-training-layer-comm",
+    "calc-nccl-tests-busbw",
+    "calc-allreduce-alpha-beta",
+    "calc-nvlink-vs-pcie-copy",
+    "calc-theoretical-occupancy",
+    "calc-max-registers-for-occupancy",
+    "calc-bank-conflict-stride",
+    "calc-warp-global-sectors",
+    "calc-roofline-attainable",
+    "calc-gemm-arithmetic-intensity",
+    "calc-vector-add-kernel-time",
+    "calc-effective-bandwidth-utilization",
+    "calc-gemm-smem-multistage",
+    "calc-gemm-block-tile-intensity",
+    "calc-sgemm-thread-tile-registers",
+    "calc-tensor-core-peak-tflops",
+    "calc-prefill-attention-intensity",
+)
 
 
 # --- FLOPs, time, MFU ------------------------------------------------------------------------
@@ -382,9 +422,9 @@ def test_thread_tile_blocks():
 # --- parameter grids: no ambiguous rounding, no impossible configurations --------------------
 
 
-def _params(file: str, qid: str) -> dict:
-    questions = yaml.safe_load(FILES[file].read_text("utf-8"))
-    return next(q["params"] for q in questions if q["id"] == qid)
+def _params(qid: str) -> dict:
+    [question] = shipped_questions([qid])
+    return question["params"]
 
 
 def _grid(params: dict, skip: tuple[str, ...] = ()) -> list[dict]:
@@ -402,41 +442,39 @@ def _grid(params: dict, skip: tuple[str, ...] = ()) -> list[dict]:
 
 
 def test_zero3_min_gpus_never_near_an_integer():
-    for combo in _grid(_params("calc-training.yaml", "calc-zero3-min-gpus")):
+    for combo in _grid(_params("calc-zero3-min-gpus")):
         exact = training_extra.zero3_min_gpus(**combo)["exact"]
         # an exact fit (e.g. 2800 GB / 20 GB = 140) is fine; only "just above/below" is ambiguous
         assert abs(exact - round(exact)) < 1e-9 or abs(exact - round(exact)) > 0.01, combo
 
 
 def test_loss_scale_params_not_at_a_power_of_two_boundary():
-    for max_grad in _params("calc-training.yaml", "calc-loss-scale-overflow-limit")["max_grad"][
-        "choose"
-    ]:
+    for max_grad in _params("calc-loss-scale-overflow-limit")["max_grad"]["choose"]:
         power = math.log2(65504 / max_grad)
         assert abs(power - round(power)) > 0.01, max_grad
-    for grad in _params("calc-training.yaml", "calc-loss-scale-underflow-rescue")["grad"]["choose"]:
+    for grad in _params("calc-loss-scale-underflow-rescue")["grad"]["choose"]:
         power = math.log2(2**-14 / grad)
         assert abs(power - round(power)) > 0.01, grad
 
 
 def test_spacing_params_are_not_powers_of_two():
-    for x in _params("calc-training.yaml", "calc-bf16-fp16-spacing")["x"]["choose"]:
+    for x in _params("calc-bf16-fp16-spacing")["x"]["choose"]:
         assert abs(math.log2(x) - round(math.log2(x))) > 0.01, x
 
 
 def test_occupancy_grid_always_launches():
-    for combo in _grid(_params("calc-kernels.yaml", "calc-theoretical-occupancy")):
+    for combo in _grid(_params("calc-theoretical-occupancy")):
         assert kernels.occupancy(**combo)["blocks"] >= 1, combo
 
 
 def test_thread_tile_grid_fits_register_limits():
-    for combo in _grid(_params("calc-kernels.yaml", "calc-sgemm-thread-tile-registers")):
+    for combo in _grid(_params("calc-sgemm-thread-tile-registers")):
         got = training_extra.thread_tile_blocks(**combo)
         assert got["regs"] <= 255 and got["answer"] >= 1 and got["threads"] <= 1024, combo
 
 
 def test_max_regs_grid_whole_blocks():
-    for combo in _grid(_params("calc-kernels.yaml", "calc-max-registers-for-occupancy")):
+    for combo in _grid(_params("calc-max-registers-for-occupancy")):
         gpu, tpb, target = combo["gpu"], combo["threads_per_block"], combo["target_occupancy"]
         assert (target * gpu.max_threads_per_sm) % tpb == 0, combo
 
@@ -446,12 +484,11 @@ def test_every_numeric_question_solves_on_its_grid_corners():
     its `choose` values (the grids are small)."""
     from quizzer.grading.calc import load_solution
 
-    for path in FILES.values():
-        for q in yaml.safe_load(path.read_text("utf-8")):
-            func = load_solution(q["solution"])
-            for combo in _grid(q["params"]):
-                answer = func(**combo)["answer"]
-                assert math.isfinite(answer) and answer > 0, (q["id"], combo)
+    for q in shipped_questions(QUESTIONS):
+        func = load_solution(q["solution"])
+        for combo in _grid(q["params"]):
+            answer = func(**combo)["answer"]
+            assert math.isfinite(answer) and answer > 0, (q["id"], combo)
 
 
 def test_moe_training_flops_deepseek_v3():

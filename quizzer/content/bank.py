@@ -854,6 +854,7 @@ def _load_uncached(
 ) -> tuple[Bank, bool]:
     """The bank parsed from ``sources``, and whether placeholder text was let through."""
     articles, companies, modules, topics, topic_chapter = _catalogs(root, sources, errors)
+    files = _guide_order(files, modules)
     interviews = _interviews(root, sources, errors)
     readings = _readings(root, sources, topics, errors)
     from quizzer.content.tracks import load_tracks
@@ -942,6 +943,17 @@ def _load_uncached(
         tracks=tracks,
     )
     return bank, bool(placeholders)
+
+
+def _guide_order(files: list[Path], modules: list[Module]) -> list[Path]:
+    """Question files in bank order, the order new questions of one difficulty come in: folder
+    by folder (by name), and within a folder the topics' files in the order topics.yaml lists
+    the topics (the guide's order; a topic's questions live in <topic>.yaml), then the rest."""
+    topics = [
+        topic.key for module in modules for chapter in module.chapters for topic in chapter.topics
+    ]
+    place = {key: n for n, key in enumerate(topics)}
+    return sorted(files, key=lambda p: (p.parent.name, place.get(p.stem, len(place)), p.name))
 
 
 def _strings(value: Any, at: Path_) -> Iterable[tuple[Path_, str]]:
