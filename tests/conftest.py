@@ -6,8 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -37,7 +39,8 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def make_bank(target: Path, questions: str | None = None) -> Path:
     """A bank with the shipped catalogs and data, and the given questions (default: the
-    mini fixture)."""
+    mini fixture) in one file, questions/test/mini.yaml. That file is outside the topic layout
+    (content/layout.py) on purpose: tests name its lines, and validate only warns about it."""
     target.mkdir(parents=True, exist_ok=True)
     for name in CATALOG_FILES:
         shutil.copy(SHIPPED_BANK / name, target / name)
@@ -51,6 +54,29 @@ def make_bank(target: Path, questions: str | None = None) -> Path:
     )
     (qdir / "mini.yaml").write_text(text, "utf-8")
     return target
+
+
+@cache
+def _shipped_question_files() -> tuple[str, ...]:
+    return tuple(
+        path.read_text("utf-8") for path in sorted((SHIPPED_BANK / "questions").glob("*/*.yaml"))
+    )
+
+
+def shipped_questions(ids: Iterable[str]) -> list[dict[str, Any]]:
+    """The YAML mappings of these shipped questions, in the order given, from whichever question
+    file holds each (a question's file follows its first topic, so tests select by id). Only the
+    files holding them are parsed."""
+    import yaml
+
+    wanted = list(ids)
+    found: dict[str, dict[str, Any]] = {}
+    for text in _shipped_question_files():
+        if any(f"- id: {qid}\n" in text for qid in wanted if qid not in found):
+            found.update((q["id"], q) for q in yaml.safe_load(text) if q["id"] in wanted)
+    missing = [qid for qid in wanted if qid not in found]
+    assert not missing, f"no shipped question with id {missing}"
+    return [found[qid] for qid in wanted]
 
 
 @pytest.fixture

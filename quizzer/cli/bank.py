@@ -24,7 +24,8 @@ from quizzer.content.models import QUESTION_KINDS
     "--no-solutions", is_flag=True, help="Skip running numeric solutions and code exercise checks."
 )
 def validate(no_solutions: bool) -> None:
-    """Check the whole bank; list every problem as path:line:col."""
+    """Check the whole bank; list every problem as path:line:col, and warn about every question
+    outside its topic's file (questions/<module>/<topic>.yaml)."""
     from quizzer.content.bank import load_bank
     from quizzer.grading.validate import deep_check
 
@@ -50,7 +51,11 @@ def validate(no_solutions: bool) -> None:
             click.echo(str(diagnostic), err=True)
         fail(f"{len(exc.diagnostics)} problem(s) found")
     from quizzer.content.interview_map import load_map
+    from quizzer.content.layout import misplaced
 
+    warnings = misplaced(bank)  # the bank still loads and is served: not a problem
+    for diagnostic in warnings:
+        click.echo(str(diagnostic), err=True)
     problems = load_map(bank).problems
     problems += [] if no_solutions else deep_check(bank, progress=sys.stderr.isatty())
     if problems:
@@ -64,6 +69,7 @@ def validate(no_solutions: bool) -> None:
         f"{len(bank.files)} files; "
         f"{len(bank.articles)} articles, {len(bank.topics)} topics, "
         f"{len(bank.companies)} companies"
+        + (f"; {len(warnings)} layout warning(s) above" if warnings else "")
     )
 
 

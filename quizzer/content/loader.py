@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 if TYPE_CHECKING:
+    from quizzer.content.catalogs import Module
     from quizzer.content.yamlsrc import Path_
 
 from quizzer.content.bank_model import Bank, SourceLoc
@@ -20,6 +21,17 @@ from quizzer.content.diagnostics import BankError, Collector, Diagnostic, Report
 from quizzer.content.models import AnyQuestion, question_adapter
 from quizzer.content.parse import PLACEHOLDER_HINT, parse_yaml, placeholders_in, report_validation
 from quizzer.content.refs import check_refs
+
+
+def _guide_order(files: list[Path], modules: list[Module]) -> list[Path]:
+    """Question files in bank order, the order new questions of one difficulty come in: folder
+    by folder (by name), and within a folder the topics' files in the order topics.yaml lists
+    the topics (the guide's order; a topic's questions live in <topic>.yaml), then the rest."""
+    topics = [
+        topic.key for module in modules for chapter in module.chapters for topic in chapter.topics
+    ]
+    place = {key: n for n, key in enumerate(topics)}
+    return sorted(files, key=lambda p: (p.parent.name, place.get(p.stem, len(place)), p.name))
 
 
 @dataclass
@@ -46,6 +58,7 @@ def load_uncached(
 ) -> tuple[Bank, bool]:
     """The bank parsed from ``sources``, and whether placeholder text was let through."""
     catalogs = load_catalogs(root, sources, errors)
+    files = _guide_order(files, catalogs.modules)
     found = _Found(catalogs)
     for done, path in enumerate(files, 1):
         if progress is not None:

@@ -1,4 +1,5 @@
-"""`quizzer new`: append a valid question stub, with a fresh id and schema comments."""
+"""`quizzer new`: append a valid question stub, with a fresh id and schema comments, to the file
+the layout gives its topic (questions/<module folder>/<topic>.yaml, see content/layout.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import stat
 from pathlib import Path
 
 from quizzer.content.bank import QUESTIONS_DIR, Bank, SourceProblem, read_bank_file
+from quizzer.content.layout import topic_file, topic_modules
 
-MODULE_DIRS = {0: "inference", 1: "prerequisites", 2: "cuda", 3: "distributed", 4: "inference"}
 HEADER = "# yaml-language-server: $schema=../../question.schema.json\n"
 
 COMMON_TOP = """\
@@ -92,24 +93,26 @@ class ScaffoldError(Exception):
     """`quizzer new` will not write there; the message says why (starting with the path)."""
 
 
-def target_file(bank: Bank, topic: str, article: str) -> Path:
-    """questions/<module>/<topic>.yaml for the article's module, refused (ScaffoldError) unless
-    it resolves to exactly that file inside the bank: a topic key such as ``../../x``, or a
-    link anywhere on the way, would otherwise send the stub outside the bank."""
-    module = bank.articles[article].module
-    folder = MODULE_DIRS.get(module)
-    if folder is None:
-        raise ScaffoldError(
-            f"article {article!r} is in module {module}, which has no questions folder"
-        )
+def target_file(bank: Bank, topic: str) -> Path:
+    """The topic's file, questions/<module folder>/<topic>.yaml, where the stub (whose first and
+    only topic it is) belongs. Refused (ScaffoldError) unless it resolves to exactly that file
+    inside the bank: a topic key such as ``../../x``, or a link anywhere on the way, would
+    otherwise send the stub outside the bank."""
     questions = bank.root.resolve() / QUESTIONS_DIR
-    path = questions / folder / f"{topic}.yaml"
+    outside = f"refusing to write outside {questions}/<module>/"
+    if len(Path(topic).parts) != 1 or topic in (".", ".."):  # checked before it names a folder
+        raise ScaffoldError(f"{questions}/<module>/{topic}.yaml: {outside}")
+    module = topic_modules(bank).get(topic)
+    home = None if module is None else topic_file(topic, module)
+    if home is None:
+        raise ScaffoldError(f"topic {topic!r} is in no module with a questions folder")
+    path = bank.root.resolve() / home
     try:
         resolved = path.resolve()
     except (OSError, RuntimeError):
         resolved = None
     if resolved != path or path.parent.parent != questions:
-        raise ScaffoldError(f"{path}: refusing to write outside {questions}/<module>/")
+        raise ScaffoldError(f"{path}: {outside}")
     return path
 
 
@@ -117,7 +120,7 @@ def append_stub(bank: Bank, kind: str, topic: str, article: str) -> tuple[str, P
     """Append a stub; returns (id, file, line of the new question). Raises ScaffoldError when
     the file is outside the bank or is not a plain file."""
     question_id = fresh_id(bank, topic)
-    path = target_file(bank, topic, article)
+    path = target_file(bank, topic)
     stub = stub_text(question_id, kind, topic, article)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
