@@ -174,7 +174,7 @@ def test_validate_cli_lists_one_message_per_defect(tmp_path: Path, cli) -> None:
     assert "mini.yaml:8:14: unknown article 'm4-c2-2.9'" in joined
 
 
-@pytest.mark.slow  # runs every solution and proves every exercise: CI runs `quizzer validate` itself
+@pytest.mark.slow  # runs every solution, proves every exercise; CI runs `quizzer validate` itself
 def test_shipped_bank_validates(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("validate")
     assert result.exit_code == 0, result.output
