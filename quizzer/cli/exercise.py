@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from quizzer.cli.common import fail, open_bank, open_progress
+from quizzer.content.language import LANGUAGES
 
 if TYPE_CHECKING:
     from quizzer.content.bank import Bank
@@ -50,7 +51,7 @@ def code_question(bank: Bank, question_id: str) -> CodeQuestion:
     help="Work folder for the attempt file (default: exercises/ in the user data dir).",
 )
 @click.option("--seed", type=int, help="Seed of the random cases (to replay a run).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None, help="Language.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None, help="Language.")
 def exercise(
     question_id: str,
     check_path: Path | None,

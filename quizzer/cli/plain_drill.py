@@ -11,15 +11,15 @@ import sys
 from typing import TextIO
 
 from quizzer.content.bank import Bank
+from quizzer.content.language import localise
 from quizzer.content.models import (
-    OPTION_LETTERS,
     AnyQuestion,
     ChoiceQuestion,
     CodeQuestion,
     NumericQuestion,
     RecallQuestion,
 )
-from quizzer.content.render import links_text
+from quizzer.content.render import answer_text, options_text
 from quizzer.grading.answers import AnswerError
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store, StoreError
@@ -58,14 +58,6 @@ def header(bank: Bank, current: Current, index: int, total: int) -> str:
     return text
 
 
-def options_text(q: ChoiceQuestion, lang: str) -> str:
-    """A. …, B. … lines."""
-    options = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
-    return "\n".join(
-        f"  {letter}. {text}" for letter, text in zip(OPTION_LETTERS, options, strict=False)
-    )
-
-
 def question_body(current: Current, lang: str) -> str:
     """The prompt, the options of a choice question, the unit hint of a numeric one; for a
     code exercise the task with its examples and the file to edit."""
@@ -85,38 +77,19 @@ def question_body(current: Current, lang: str) -> str:
 def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> str:
     """Verdict, the answer, and the explanation with links."""
     q = current.question
-    zh = q.zh if lang == "zh" else None
-    lines = []
-    if outcome.correct is True:
-        lines.append(f"✓ {outcome.message}")
-    elif outcome.correct is False:
-        lines.append(f"✗ {outcome.message}")
-    else:
-        lines.append(f"· {outcome.message}")
+    mark = {True: "✓", False: "✗", None: "·"}[outcome.correct]
+    lines = [f"{mark} {outcome.message}"]
     if outcome.hint:
         lines.append(f"  hint: {outcome.hint}")
-    if isinstance(q, ChoiceQuestion):
-        options = zh.options if zh and zh.options else q.options
-        for letter in q.correct:
-            lines.append(f"Answer: {letter}. {options[OPTION_LETTERS.index(letter)]}")
-    elif isinstance(q, NumericQuestion):
+    worked = ""
+    if isinstance(q, NumericQuestion):
         assert current.attempt is not None
-        worked = zh.worked if zh and zh.worked else None
-        lines.append(current.attempt.worked(worked).rstrip())
+        worked = current.attempt.worked(localise(q, lang).worked).rstrip()
     elif isinstance(q, CodeQuestion):
         from quizzer.cli.plain_exercise import exercise_reveal
 
-        lines += exercise_reveal(q, lang)
-    else:
-        from quizzer.study.selfgrade import shown_points
-
-        answer = zh.answer if zh and zh.answer else q.answer
-        lines.append("Model answer:\n" + answer.rstrip())
-        lines.append("Key points:")
-        lines += [f"  {n}. {p}" for n, p in enumerate(shown_points(q, lang), 1)]
-    explanation = zh.explanation if zh and zh.explanation else q.explanation
-    lines.append("Why: " + explanation.rstrip())
-    lines.append("Read more:\n" + links_text(bank, q))
+        worked = "\n".join(exercise_reveal(q, lang))
+    lines.append(answer_text(bank, q, lang, worked=worked))
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ from quizzer.base import clock
 from quizzer.cli.plain_drill import ask_grade, question_body, read_line
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
+from quizzer.content.render import model_answer_lines
 from quizzer.grading.answers import AnswerError
 from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
@@ -21,15 +22,10 @@ def self_rating_text(current: Current, lang: str) -> str:
     """A recall answer beside the model answer and key points, for the self-rating."""
     q = current.question
     assert isinstance(q, RecallQuestion)
-    zh = q.zh if lang == "zh" else None
-    answer = zh.answer if zh and zh.answer else q.answer
-    points = zh.key_points if zh and zh.key_points else q.key_points
     lines = [
         f"\n{q.id}: " + current.prompt(lang).strip().splitlines()[0],
         "Your answer: " + (current.answer or "(blank)"),
-        "Model answer:\n" + answer.rstrip(),
-        "Key points:",
-        *[f"  - {p}" for p in points],
+        *model_answer_lines(q, lang),
     ]
     return "\n".join(lines) + "\n"
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from quizzer.content.yamlsrc import Located, Path_
 
 from quizzer import __version__
+from quizzer.content.language import reading_title, title_in
 from quizzer.content.models import (
     ALL_KINDS,
     OPTION_LETTERS,
@@ -173,7 +174,7 @@ class Bank:
         interview pages that asked it, then its references. The first is the main link."""
         found = [
             (
-                self.articles[key].title_zh if lang == "zh" else self.articles[key].title_en,
+                title_in(self.articles[key], lang),
                 self.articles[key].url,
             )
             for key in question.articles
@@ -191,7 +192,7 @@ class Bank:
         lines = []
         for key in question.readings:
             reading = self.readings[key]
-            title = reading.title_zh if lang == "zh" else f"{reading.title_en} ({reading.title_zh})"
+            title = reading_title(reading, lang)
             place = reading.url or f"find it by its title in {reading.section}"
             lines.append(f"{title}: {place}")
         return lines

@@ -18,6 +18,7 @@ from fsrs import Card, Scheduler
 
 from quizzer.base import clock
 from quizzer.content.bank import Bank
+from quizzer.content.language import localise
 from quizzer.content.models import (
     OPTION_LETTERS,
     AnyQuestion,
@@ -206,8 +207,7 @@ class Current:
 
     def prompt(self, lang: str = "en") -> str:
         """The prompt text in ``lang`` (falls back to English), with numbers drawn."""
-        q = self.question
-        text = q.zh.prompt if lang == "zh" and q.zh else q.prompt
+        text = localise(self.question, lang).prompt
         return self.attempt.prompt(text) if self.attempt else text
 
 

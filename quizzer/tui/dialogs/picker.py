@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quizzer.content.language import title_in
 from quizzer.content.search import text_matches
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class PickerModal(ModalScreen[str | None]):
     def entries(self) -> list[tuple[str, str, int]]:
         """(key, label, question count) for every choice with at least one question."""
         app: QuizzerApp = self.app  # type: ignore[assignment]
-        bank, zh = app.bank, app.language == "zh"
+        bank, lang = app.bank, app.language
         counts: dict[str, int] = {}
         for q in bank.questions:
             keys = {
@@ -44,7 +45,7 @@ class PickerModal(ModalScreen[str | None]):
         for key, count in counts.items():
             if self.by == "topic":
                 topic = bank.topics[key]
-                label = topic.title_zh if zh else topic.title_en
+                label = title_in(topic, lang)
             elif self.by == "company":
                 company = bank.companies[key]
                 label = f"{company.name_en} · {company.name_zh}"
@@ -52,7 +53,7 @@ class PickerModal(ModalScreen[str | None]):
                     label += f" ({company.tier})"
             else:
                 article = bank.articles[key]
-                label = article.title_zh if zh else article.title_en
+                label = title_in(article, lang)
             rows.append((key, label, count))
         return sorted(rows, key=lambda row: (-row[2], row[1]) if self.by == "company" else row[0])
 

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from quizzer.base import clock
+from quizzer.content.language import title_in
 from quizzer.tui.widgets.charts import bar, heatmap
 from quizzer.tui.widgets.titlebar import TitleBar
 
@@ -149,7 +150,7 @@ class DashboardScreen(Screen[None]):
             lines.append("Nothing yet: study a few questions first.", style="dim")
         for w in data["weakest"]:
             topic = app.bank.topics[w.key]
-            title = topic.title_zh if app.language == "zh" else topic.title_en
+            title = title_in(topic, app.language)
             if cell_len(title) > 24:  # cells, not characters: CJK titles are twice as wide
                 title = set_cell_size(title, 23) + "…"
             lines.append(set_cell_size(title, 24) + " ", style="bold")

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from quizzer.base import clock
+from quizzer.content.language import localise, title_in
 from quizzer.tui.widgets.charts import bar, forecast_columns
 from quizzer.tui.widgets.titlebar import TitleBar
 
@@ -45,7 +46,7 @@ def missed_table(app: QuizzerApp, now: datetime) -> Table | Text:
     for point in points:
         q = app.bank.by_id[point.question_id]
         cell = Text(point.text(app.bank, app.language))
-        prompt = q.zh.prompt if app.language == "zh" and q.zh else q.prompt
+        prompt = localise(q, app.language).prompt
         cell.append(f"\n{q.id} #{point.number}: {prompt_line(prompt, 60)}", style="dim")
         table.add_row(f"{point.missed}/{point.checked}", cell)
     return table
@@ -92,7 +93,7 @@ class StatsScreen(Screen[None]):
         rows = group_rows(app.bank, cards, recall_map(app.store, cards, now), "topic", recent)
         for row in rows:
             topic = app.bank.topics[row["key"]]
-            name = topic.title_zh if app.language == "zh" else topic.title_en
+            name = title_in(topic, app.language)
             r, acc = row["mean_retrievability"], row["accuracy"]
             table.add_row(
                 name,

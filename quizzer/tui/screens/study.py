@@ -15,19 +15,20 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
-from quizzer.content.models import (
-    OPTION_LETTERS,
-    ChoiceQuestion,
-    CodeQuestion,
-    NumericQuestion,
-    RecallQuestion,
+from quizzer.content.language import localise, shown_points
+from quizzer.content.models import ChoiceQuestion, CodeQuestion, NumericQuestion, RecallQuestion
+from quizzer.content.render import (
+    answer_markdown,
+    explanation_markdown,
+    prompt_markdown,
+    your_answer_markdown,
 )
 from quizzer.grading.answers import AnswerError, parse_answer
 from quizzer.grading.calc import format_number
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.study.mock import MockRatings
-from quizzer.study.selfgrade import shown_points, suggest_rating
+from quizzer.study.selfgrade import suggest_rating
 from quizzer.study.session import Current, Outcome, StudySession
 from quizzer.tui.links import open_link
 from quizzer.tui.widgets.checklist import KeyPointChecklist, checklist_title, self_grade_line
@@ -246,14 +247,11 @@ class StudyScreen(Screen[None]):
             total=max(self.session.total, 1), progress=self.session.position
         )
         self.query_one("#chips", ChipBar).show(self.qapp.bank, q, lang)
-        prompt = current.prompt(lang)
-        if current.edited:
-            prompt = "> *Edited since your last review.*\n\n" + prompt
+        prompt = prompt_markdown(current.prompt(lang), edited=current.edited)
         self.query_one("#prompt", Markdown).update(prompt)
         options = self.query_one("#options", Static)
         if isinstance(q, ChoiceQuestion):
-            texts = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
-            options.update(option_grid(texts))
+            options.update(option_grid(localise(q, lang).options))
             options.display = True
         else:
             options.display = False
@@ -335,31 +333,24 @@ class StudyScreen(Screen[None]):
         current = self.session.current
         q = current.question
         lang = self.qapp.language
-        zh = q.zh if lang == "zh" else None
         style = {True: "bold green", False: "bold red", None: "bold"}[outcome.correct]
         mark = {True: "✓ ", False: "✗ ", None: "· "}[outcome.correct]
         verdict = Text(mark + outcome.message, style=style)
         if outcome.hint:
             verdict.append(f"\n  hint: {outcome.hint}", style="yellow")
         self.query_one("#verdict", Static).update(verdict)
-        if isinstance(q, ChoiceQuestion):
-            texts = zh.options if zh and zh.options else q.options
-            body = "\n".join(f"- **{c}.** {texts[OPTION_LETTERS.index(c)]}" for c in q.correct)
-        elif isinstance(q, NumericQuestion):
+        worked = ""
+        if isinstance(q, NumericQuestion):
             assert current.attempt is not None
-            body = current.attempt.worked(zh.worked if zh and zh.worked else None)
+            worked = current.attempt.worked(localise(q, lang).worked)
         elif isinstance(q, RecallQuestion):
-            answer = zh.answer if zh and zh.answer else q.answer
-            body = f"**Model answer**\n\n{answer}"
             typed = self.query_one("#typed", Markdown)
-            typed.update(f"**Your answer**\n\n{current.answer or '*(blank)*'}")
+            typed.update(your_answer_markdown(current.answer))
             typed.display = bool(current.answer) or self.rating_phase
             points = shown_points(q, lang)
             self.query_one("#checklist-title", Static).update(checklist_title(len(points)))
             self.query_one("#checklist", KeyPointChecklist).show_points(points)
-        else:  # code exercises reveal on their own screen
-            body = ""
-        self.query_one("#reveal", Markdown).update(body)
+        self.query_one("#reveal", Markdown).update(answer_markdown(q, lang, worked=worked))
         self.query_one("#links", Static).update(article_links(self.qapp.bank, q, lang))
         box = self.query_one("#answer", AnswerInput)
         box.disabled = True
@@ -464,12 +455,8 @@ class StudyScreen(Screen[None]):
             self.notify("Answer first; the explanation comes with the reveal.")
             return
         self.show_explanation = not self.show_explanation
-        q = current.question
-        zh = q.zh if self.qapp.language == "zh" else None
-        text = zh.explanation if zh and zh.explanation else q.explanation
-        self.query_one("#explanation", Markdown).update(
-            "**Why**\n\n" + text if self.show_explanation else ""
-        )
+        text = explanation_markdown(current.question, self.qapp.language)
+        self.query_one("#explanation", Markdown).update(text if self.show_explanation else "")
 
     def action_open_article(self) -> None:
         """Open the main linked article in the browser."""
