@@ -43,7 +43,7 @@ def drill(
     from quizzer.base import clock
     from quizzer.content.bank import suggest
     from quizzer.progress.settings import stored_setting
-    from quizzer.study.session import due_queue
+    from quizzer.study.queue import due_queue
 
     if due_only and new_only:
         fail("--due-only and --new-only exclude each other", 2)

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from quizzer.content.language import title_in
 from quizzer.content.search import text_matches
+from quizzer.content.views import coverage
 
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
@@ -32,15 +33,8 @@ class PickerModal(ModalScreen[str | None]):
         """(key, label, question count) for every choice with at least one question."""
         app: QuizzerApp = self.app  # type: ignore[assignment]
         bank, lang = app.bank, app.language
-        counts: dict[str, int] = {}
-        for q in bank.questions:
-            keys = {
-                "topic": q.topics,
-                "article": q.articles,
-                "company": [t.key for t in q.companies],
-            }[self.by]
-            for key in set(keys):
-                counts[key] = counts.get(key, 0) + 1
+        group = {"topic": "topics", "company": "companies", "article": "articles"}[self.by]
+        counts = {row["key"]: row["count"] for row in coverage(bank)[group] if row["count"]}
         rows = []
         for key, count in counts.items():
             if self.by == "topic":

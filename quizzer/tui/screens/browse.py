@@ -227,8 +227,10 @@ class BrowseScreen(Screen[None]):
         open_link(self, title, url)
 
     def action_study_selection(self) -> None:
-        """Study every question matching the filters (first 20)."""
-        self.qapp.start_study(self.matching()[:20], title="Study: browser selection")
+        """Study the questions matching the filters (the first GROUP_SESSION_SIZE)."""
+        from quizzer.study.queue import selection_queue
+
+        self.qapp.start_study(selection_queue(self.matching()), title="Study: browser selection")
 
     def notify(
         self,

@@ -174,7 +174,7 @@ class DashboardScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Start a session: due reviews, then new questions."""
-        from quizzer.study.session import due_queue
+        from quizzer.study.queue import due_queue
 
         app = self.qapp
         questions = due_queue(app.bank, app.store, clock.now())
@@ -192,16 +192,11 @@ class DashboardScreen(Screen[None]):
 
     def study_group(self, by: str, key: str) -> None:
         """A session limited to one topic, company or article (due first, then new)."""
-        from quizzer.study.session import Filters, due_queue
+        from quizzer.study.queue import group_queue
 
         app = self.qapp
-        filters = {
-            "topic": Filters(topics=(key,)),
-            "company": Filters(companies=(key,)),
-            "article": Filters(articles=(key,)),
-        }[by]
-        questions = due_queue(app.bank, app.store, clock.now(), filters, new_per_day=10**6)
-        app.start_study(questions[:20], title=f"Study: {key}")
+        questions = group_queue(app.bank, app.store, clock.now(), by, key)
+        app.start_study(questions, title=f"Study: {key}")
 
     def action_weak(self) -> None:
         """Review the weakest topics, due or not."""

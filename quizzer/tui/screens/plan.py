@@ -205,7 +205,7 @@ class PlanScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Today's session: what is due, then today's new questions in plan order."""
-        from quizzer.study.session import due_queue
+        from quizzer.study.queue import due_queue
 
         app = self.qapp
         app.start_study(due_queue(app.bank, app.store, clock.now()), title="Study: today's plan")
