@@ -101,8 +101,9 @@ def run_exercise(
     out: TextIO,
 ) -> StudySession:
     """The rustlings loop over one exercise, then the solution and the rating."""
-    from quizzer.cli.plain_drill import ask_grade, rating_prompt, read_line, reveal_text
+    from quizzer.cli.plain_drill import rating_prompt, reveal_text
     from quizzer.cli.plain_exercise import exercise_intro, exercise_line
+    from quizzer.cli.plain_io import ask_grade, read_line
     from quizzer.study.session import StudySession
 
     session = StudySession(bank, store, [q], attempts=attempts)

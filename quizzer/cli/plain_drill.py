@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from quizzer.cli.plain_io import ask_grade, read_line
 from quizzer.content.bank import Bank
 from quizzer.content.language import localise
 from quizzer.content.models import (
@@ -26,17 +27,6 @@ from quizzer.progress.store import Store, StoreError
 from quizzer.study.session import Current, Outcome, StudySession
 
 COMMANDS = ":undo :suspend :bury :quit (a code exercise also takes a file path, :hint, :skip)"
-
-
-def read_line(stream: TextIO, prompt: str, out: TextIO) -> str | None:
-    """Show ``prompt`` and read one line, without its line end; None at end of input."""
-    out.write(prompt)
-    out.flush()
-    line = stream.readline()
-    if not line:
-        out.write("\n")
-        return None
-    return line.rstrip("\r\n")
 
 
 def header(bank: Bank, current: Current, index: int, total: int) -> str:
@@ -98,33 +88,6 @@ def rating_prompt(outcome: Outcome) -> str:
     parts = [f"{g.value} {g.label} ({outcome.intervals[g]})" for g in Grade if g in outcome.allowed]
     why = f" ({outcome.why_limited})" if outcome.why_limited else ""
     return "Rate " + " · ".join(parts) + f"{why} [Enter = {outcome.suggested.label}]> "
-
-
-def ask_grade(
-    inp: TextIO,
-    out: TextIO,
-    prompt: str,
-    default: Grade,
-    allowed: tuple[Grade, ...] = tuple(Grade),
-    why: str = "",
-) -> Grade | None:
-    """Ask for a rating until one of ``allowed`` is typed; Enter takes ``default``. None at end
-    of input or on :quit. A rating that does not apply is refused, saying which do and ``why``."""
-    while True:
-        line = read_line(inp, prompt, out)
-        if line is None or line.strip().lower() == ":quit":
-            return None
-        if not line.strip():
-            return default
-        grade = Grade.parse(line)
-        if grade is None:
-            out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
-        elif grade not in allowed:
-            offered = " or ".join(f"{g.value} ({g.label})" for g in allowed)
-            enter = " or press Enter" if default in allowed else ""
-            out.write(f"? {why or 'that rating does not apply here'}: type {offered}{enter}\n")
-        else:
-            return grade
 
 
 def run_plain_drill(

@@ -6,7 +6,8 @@ import sys
 from typing import TextIO
 
 from quizzer.base import clock
-from quizzer.cli.plain_drill import ask_grade, question_body, read_line
+from quizzer.cli.plain_drill import question_body
+from quizzer.cli.plain_io import ask_grade, read_line
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
 from quizzer.content.render import model_answer_lines

@@ -17,7 +17,7 @@ from quizzer.content.search import text_matches
 from quizzer.content.views import coverage
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class PickerModal(ModalScreen[str | None]):
@@ -31,7 +31,7 @@ class PickerModal(ModalScreen[str | None]):
 
     def entries(self) -> list[tuple[str, str, int]]:
         """(key, label, question count) for every choice with at least one question."""
-        app: QuizzerApp = self.app  # type: ignore[assignment]
+        app: QuizzerAppBase = self.app  # type: ignore[assignment]
         bank, lang = app.bank, app.language
         group = {"topic": "topics", "company": "companies", "article": "articles"}[self.by]
         counts = {row["key"]: row["count"] for row in coverage(bank)[group] if row["count"]}

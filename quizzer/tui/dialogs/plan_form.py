@@ -17,7 +17,7 @@ from quizzer.content.language import title_in
 
 if TYPE_CHECKING:
     from quizzer.progress.goal import StudyGoal
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class PlanFormModal(ModalScreen["StudyGoal | None"]):
@@ -34,7 +34,7 @@ class PlanFormModal(ModalScreen["StudyGoal | None"]):
         self.goal = goal
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

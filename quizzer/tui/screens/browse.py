@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from quizzer.content.models import AnyQuestion
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 KIND_TAGS = {"recall": "[r]", "choice": "[c]", "numeric": "[n]", "code": "[</>]"}
@@ -64,7 +64,7 @@ class BrowseScreen(Screen[None]):
     ]
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

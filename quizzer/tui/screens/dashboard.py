@@ -19,7 +19,7 @@ from quizzer.tui.widgets.charts import bar, heatmap
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 MENU = (
@@ -75,7 +75,7 @@ class DashboardScreen(Screen[None]):
     ]
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

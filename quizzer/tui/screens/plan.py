@@ -21,7 +21,7 @@ from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from quizzer.progress.goal import StudyGoal
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 TODAY_SHOWN = 8
 CUT_SHOWN = 8
@@ -42,7 +42,7 @@ class PlanScreen(Screen[None]):
     """True after one press of x: the second press clears the plan."""
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

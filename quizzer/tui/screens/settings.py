@@ -19,7 +19,7 @@ from quizzer.tui.widgets.fsrs_panel import FsrsPanel
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class SettingsScreen(Screen[None]):
@@ -32,7 +32,7 @@ class SettingsScreen(Screen[None]):
     ]
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

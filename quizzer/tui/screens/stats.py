@@ -23,14 +23,14 @@ from quizzer.tui.widgets.charts import bar, forecast_columns
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 MISSED_SHOWN = 5
 """Key points listed on the screen (`quizzer weak --key-points` lists more)."""
 
 
-def missed_table(app: QuizzerApp, now: datetime) -> Table | Text:
+def missed_table(app: QuizzerAppBase, now: datetime) -> Table | Text:
     """The most often missed key points, each with its question id, or how to get some."""
     from quizzer.study.missed import missed_points, prompt_line
 
@@ -81,7 +81,7 @@ class StatsScreen(Screen[None]):
         from quizzer.study.accuracy import recent_since
         from quizzer.study.stats import forecast, group_rows, recall_map, retention_trend
 
-        app: QuizzerApp = self.app  # type: ignore[assignment]
+        app: QuizzerAppBase = self.app  # type: ignore[assignment]
         now = clock.now()
         cards = app.store.cards()
         recent = app.store.recent_counts(recent_since(now))

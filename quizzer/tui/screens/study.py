@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from quizzer.content.models import AnyQuestion
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 SELF_GRADING = ("#typed", "#checklist-title", "#checklist", "#self-grade")
@@ -104,7 +104,7 @@ class StudyScreen(Screen[None]):
         """A message to show when the session opens (a mock standing in for a company)."""
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
