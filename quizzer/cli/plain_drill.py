@@ -112,71 +112,98 @@ def run_plain_drill(
     session = StudySession(bank, store, questions, mode=mode)
     out.write(f"{len(questions)} question(s). Commands at the answer prompt: {COMMANDS}\n")
     try:
-        while True:
-            current = session.current or session.next()
-            if current is None:
-                break
+        while (current := session.current or session.next()) is not None:
             out.write("\n" + header(bank, current, session.position + 1, session.total) + "\n\n")
             out.write(question_body(current, lang))
-            outcome = None
-            while outcome is None:
-                line = read_line(inp, "answer> ", out)
-                if line is None:
-                    return _finish(session, out)
-                command = line.strip().lower()
-                if command == ":quit":
-                    return _finish(session, out)
-                if command == ":undo":
-                    undone = session.undo()
-                    out.write(f"undone: {undone.id}\n" if undone else "nothing to undo\n")
-                    break
-                if command == ":suspend":
-                    session.suspend_current()
-                    out.write("suspended\n")
-                    break
-                if command == ":bury":
-                    session.bury_current()
-                    out.write("buried until tomorrow\n")
-                    break
-                if current.work is not None:  # a code exercise: a path, :hint, :skip, Enter
-                    from quizzer.cli.plain_exercise import exercise_line
-
-                    outcome = exercise_line(session, current.work, line, out, lang)
-                    continue
-                try:
-                    outcome = session.submit(line)
-                except AnswerError as exc:
-                    out.write(f"? {exc}\n")
-            if outcome is None:
-                continue
-            out.write(reveal_text(bank, current, outcome, lang) + "\n")
-            if isinstance(current.question, RecallQuestion):
-                from quizzer.cli.plain_points import ask_key_points
-
-                if not ask_key_points(inp, out, session):
-                    return _finish(session, out)
-            grade = ask_grade(
-                inp,
-                out,
-                rating_prompt(outcome),
-                outcome.suggested,
-                outcome.allowed,
-                outcome.why_limited,
-            )
-            if grade is None:
-                return _finish(session, out)
-            try:
-                rated = session.rate(grade)
-            except StoreError as exc:
-                out.write(f"! {exc}\n")
-                return _finish(session, out)
-            out.write(f"saved: {rated.grade.label}, next in {outcome.intervals[rated.grade]}\n")
+            outcome = read_answer(session, current, inp, out, lang)
+            if outcome == QUIT:
+                break
+            if isinstance(outcome, Outcome) and not reveal_and_rate(
+                bank, session, current, outcome, inp, out, lang
+            ):
+                break
     except KeyboardInterrupt:
         out.write("\n")
     return _finish(session, out)
 
 
+QUIT = "quit"
+"""read_answer: the session ends (end of input or :quit)."""
+MOVED_ON = "moved on"
+"""read_answer: :undo, :suspend or :bury changed the question to ask."""
+
+
+def read_answer(
+    session: StudySession, current: Current, inp: TextIO, out: TextIO, lang: str
+) -> Outcome | str:
+    """Read lines at the answer prompt until the answer is graded (its Outcome); QUIT at end of
+    input or on :quit; MOVED_ON after :undo, :suspend or :bury. A code exercise takes a file
+    path, :hint or :skip (quizzer.cli.plain_exercise)."""
+    while True:
+        line = read_line(inp, "answer> ", out)
+        if line is None:
+            return QUIT
+        command = line.strip().lower()
+        if command == ":quit":
+            return QUIT
+        if command == ":undo":
+            undone = session.undo()
+            out.write(f"undone: {undone.id}\n" if undone else "nothing to undo\n")
+            return MOVED_ON
+        if command == ":suspend":
+            session.suspend_current()
+            out.write("suspended\n")
+            return MOVED_ON
+        if command == ":bury":
+            session.bury_current()
+            out.write("buried until tomorrow\n")
+            return MOVED_ON
+        if current.work is not None:  # a code exercise: a path, :hint, :skip, Enter
+            from quizzer.cli.plain_exercise import exercise_line
+
+            outcome = exercise_line(session, current.work, line, out, lang)
+            if outcome is not None:
+                return outcome
+            continue
+        try:
+            return session.submit(line)
+        except AnswerError as exc:
+            out.write(f"? {exc}\n")
+
+
+def reveal_and_rate(
+    bank: Bank,
+    session: StudySession,
+    current: Current,
+    outcome: Outcome,
+    inp: TextIO,
+    out: TextIO,
+    lang: str,
+) -> bool:
+    """Show the answer, take a recall answer's key points, ask for the rating and save it.
+    False when the session ends instead (end of input, :quit, or the rating cannot be saved)."""
+    out.write(reveal_text(bank, current, outcome, lang) + "\n")
+    if isinstance(current.question, RecallQuestion):
+        from quizzer.cli.plain_points import ask_key_points
+
+        if not ask_key_points(inp, out, session):
+            return False
+    grade = ask_grade(
+        inp, out, rating_prompt(outcome), outcome.suggested, outcome.allowed, outcome.why_limited
+    )
+    if grade is None:
+        return False
+    try:
+        rated = session.rate(grade)
+    except StoreError as exc:
+        out.write(f"! {exc}\n")
+        return False
+    out.write(f"saved: {rated.grade.label}, next in {outcome.intervals[rated.grade]}\n")
+    return True
+
+
 def _finish(session: StudySession, out: TextIO) -> StudySession:
+    """Close the session and print its summary and the articles to read again."""
     try:
         session.finish()
     except StoreError as exc:
