@@ -83,7 +83,8 @@ def validate(no_solutions: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of full questions.")
 def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
     """List questions, filtered; numeric prompts show sample values (seed 0)."""
-    from quizzer.content.views import matches, question_json
+    from quizzer.content.filters import matches
+    from quizzer.content.views import question_json
     from quizzer.grading.samples import sample_prompt
 
     bank = open_bank()

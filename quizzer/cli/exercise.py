@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from quizzer.cli.common import fail, open_bank, open_progress
+from quizzer.content.language import LANGUAGES
 
 if TYPE_CHECKING:
     from quizzer.content.bank import Bank
@@ -50,7 +51,7 @@ def code_question(bank: Bank, question_id: str) -> CodeQuestion:
     help="Work folder for the attempt file (default: exercises/ in the user data dir).",
 )
 @click.option("--seed", type=int, help="Seed of the random cases (to replay a run).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None, help="Language.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None, help="Language.")
 def exercise(
     question_id: str,
     check_path: Path | None,
@@ -100,8 +101,9 @@ def run_exercise(
     out: TextIO,
 ) -> StudySession:
     """The rustlings loop over one exercise, then the solution and the rating."""
-    from quizzer.cli.plain_drill import ask_grade, rating_prompt, read_line, reveal_text
+    from quizzer.cli.plain_drill import rating_prompt, reveal_text
     from quizzer.cli.plain_exercise import exercise_intro, exercise_line
+    from quizzer.cli.plain_io import ask_grade, read_line
     from quizzer.study.session import StudySession
 
     session = StudySession(bank, store, [q], attempts=attempts)

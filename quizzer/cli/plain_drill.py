@@ -10,33 +10,23 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from quizzer.cli.plain_io import ask_grade, read_line
 from quizzer.content.bank import Bank
+from quizzer.content.language import localise
 from quizzer.content.models import (
-    OPTION_LETTERS,
     AnyQuestion,
     ChoiceQuestion,
     CodeQuestion,
     NumericQuestion,
     RecallQuestion,
 )
-from quizzer.content.render import links_text
+from quizzer.content.render import answer_text, options_text
 from quizzer.grading.answers import AnswerError
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store, StoreError
 from quizzer.study.session import Current, Outcome, StudySession
 
 COMMANDS = ":undo :suspend :bury :quit (a code exercise also takes a file path, :hint, :skip)"
-
-
-def read_line(stream: TextIO, prompt: str, out: TextIO) -> str | None:
-    """Show ``prompt`` and read one line, without its line end; None at end of input."""
-    out.write(prompt)
-    out.flush()
-    line = stream.readline()
-    if not line:
-        out.write("\n")
-        return None
-    return line.rstrip("\r\n")
 
 
 def header(bank: Bank, current: Current, index: int, total: int) -> str:
@@ -58,14 +48,6 @@ def header(bank: Bank, current: Current, index: int, total: int) -> str:
     return text
 
 
-def options_text(q: ChoiceQuestion, lang: str) -> str:
-    """A. …, B. … lines."""
-    options = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
-    return "\n".join(
-        f"  {letter}. {text}" for letter, text in zip(OPTION_LETTERS, options, strict=False)
-    )
-
-
 def question_body(current: Current, lang: str) -> str:
     """The prompt, the options of a choice question, the unit hint of a numeric one; for a
     code exercise the task with its examples and the file to edit."""
@@ -85,38 +67,19 @@ def question_body(current: Current, lang: str) -> str:
 def reveal_text(bank: Bank, current: Current, outcome: Outcome, lang: str) -> str:
     """Verdict, the answer, and the explanation with links."""
     q = current.question
-    zh = q.zh if lang == "zh" else None
-    lines = []
-    if outcome.correct is True:
-        lines.append(f"✓ {outcome.message}")
-    elif outcome.correct is False:
-        lines.append(f"✗ {outcome.message}")
-    else:
-        lines.append(f"· {outcome.message}")
+    mark = {True: "✓", False: "✗", None: "·"}[outcome.correct]
+    lines = [f"{mark} {outcome.message}"]
     if outcome.hint:
         lines.append(f"  hint: {outcome.hint}")
-    if isinstance(q, ChoiceQuestion):
-        options = zh.options if zh and zh.options else q.options
-        for letter in q.correct:
-            lines.append(f"Answer: {letter}. {options[OPTION_LETTERS.index(letter)]}")
-    elif isinstance(q, NumericQuestion):
+    worked = ""
+    if isinstance(q, NumericQuestion):
         assert current.attempt is not None
-        worked = zh.worked if zh and zh.worked else None
-        lines.append(current.attempt.worked(worked).rstrip())
+        worked = current.attempt.worked(localise(q, lang).worked).rstrip()
     elif isinstance(q, CodeQuestion):
         from quizzer.cli.plain_exercise import exercise_reveal
 
-        lines += exercise_reveal(q, lang)
-    else:
-        from quizzer.study.selfgrade import shown_points
-
-        answer = zh.answer if zh and zh.answer else q.answer
-        lines.append("Model answer:\n" + answer.rstrip())
-        lines.append("Key points:")
-        lines += [f"  {n}. {p}" for n, p in enumerate(shown_points(q, lang), 1)]
-    explanation = zh.explanation if zh and zh.explanation else q.explanation
-    lines.append("Why: " + explanation.rstrip())
-    lines.append("Read more:\n" + links_text(bank, q))
+        worked = "\n".join(exercise_reveal(q, lang))
+    lines.append(answer_text(bank, q, lang, worked=worked))
     return "\n".join(lines)
 
 
@@ -125,33 +88,6 @@ def rating_prompt(outcome: Outcome) -> str:
     parts = [f"{g.value} {g.label} ({outcome.intervals[g]})" for g in Grade if g in outcome.allowed]
     why = f" ({outcome.why_limited})" if outcome.why_limited else ""
     return "Rate " + " · ".join(parts) + f"{why} [Enter = {outcome.suggested.label}]> "
-
-
-def ask_grade(
-    inp: TextIO,
-    out: TextIO,
-    prompt: str,
-    default: Grade,
-    allowed: tuple[Grade, ...] = tuple(Grade),
-    why: str = "",
-) -> Grade | None:
-    """Ask for a rating until one of ``allowed`` is typed; Enter takes ``default``. None at end
-    of input or on :quit. A rating that does not apply is refused, saying which do and ``why``."""
-    while True:
-        line = read_line(inp, prompt, out)
-        if line is None or line.strip().lower() == ":quit":
-            return None
-        if not line.strip():
-            return default
-        grade = Grade.parse(line)
-        if grade is None:
-            out.write("? type 1-4 or again/hard/good/easy (Enter takes the suggestion)\n")
-        elif grade not in allowed:
-            offered = " or ".join(f"{g.value} ({g.label})" for g in allowed)
-            enter = " or press Enter" if default in allowed else ""
-            out.write(f"? {why or 'that rating does not apply here'}: type {offered}{enter}\n")
-        else:
-            return grade
 
 
 def run_plain_drill(
@@ -176,71 +112,98 @@ def run_plain_drill(
     session = StudySession(bank, store, questions, mode=mode)
     out.write(f"{len(questions)} question(s). Commands at the answer prompt: {COMMANDS}\n")
     try:
-        while True:
-            current = session.current or session.next()
-            if current is None:
-                break
+        while (current := session.current or session.next()) is not None:
             out.write("\n" + header(bank, current, session.position + 1, session.total) + "\n\n")
             out.write(question_body(current, lang))
-            outcome = None
-            while outcome is None:
-                line = read_line(inp, "answer> ", out)
-                if line is None:
-                    return _finish(session, out)
-                command = line.strip().lower()
-                if command == ":quit":
-                    return _finish(session, out)
-                if command == ":undo":
-                    undone = session.undo()
-                    out.write(f"undone: {undone.id}\n" if undone else "nothing to undo\n")
-                    break
-                if command == ":suspend":
-                    session.suspend_current()
-                    out.write("suspended\n")
-                    break
-                if command == ":bury":
-                    session.bury_current()
-                    out.write("buried until tomorrow\n")
-                    break
-                if current.work is not None:  # a code exercise: a path, :hint, :skip, Enter
-                    from quizzer.cli.plain_exercise import exercise_line
-
-                    outcome = exercise_line(session, current.work, line, out, lang)
-                    continue
-                try:
-                    outcome = session.submit(line)
-                except AnswerError as exc:
-                    out.write(f"? {exc}\n")
-            if outcome is None:
-                continue
-            out.write(reveal_text(bank, current, outcome, lang) + "\n")
-            if isinstance(current.question, RecallQuestion):
-                from quizzer.cli.plain_points import ask_key_points
-
-                if not ask_key_points(inp, out, session):
-                    return _finish(session, out)
-            grade = ask_grade(
-                inp,
-                out,
-                rating_prompt(outcome),
-                outcome.suggested,
-                outcome.allowed,
-                outcome.why_limited,
-            )
-            if grade is None:
-                return _finish(session, out)
-            try:
-                rated = session.rate(grade)
-            except StoreError as exc:
-                out.write(f"! {exc}\n")
-                return _finish(session, out)
-            out.write(f"saved: {rated.grade.label}, next in {outcome.intervals[rated.grade]}\n")
+            outcome = read_answer(session, current, inp, out, lang)
+            if outcome == QUIT:
+                break
+            if isinstance(outcome, Outcome) and not reveal_and_rate(
+                bank, session, current, outcome, inp, out, lang
+            ):
+                break
     except KeyboardInterrupt:
         out.write("\n")
     return _finish(session, out)
 
 
+QUIT = "quit"
+"""read_answer: the session ends (end of input or :quit)."""
+MOVED_ON = "moved on"
+"""read_answer: :undo, :suspend or :bury changed the question to ask."""
+
+
+def read_answer(
+    session: StudySession, current: Current, inp: TextIO, out: TextIO, lang: str
+) -> Outcome | str:
+    """Read lines at the answer prompt until the answer is graded (its Outcome); QUIT at end of
+    input or on :quit; MOVED_ON after :undo, :suspend or :bury. A code exercise takes a file
+    path, :hint or :skip (quizzer.cli.plain_exercise)."""
+    while True:
+        line = read_line(inp, "answer> ", out)
+        if line is None:
+            return QUIT
+        command = line.strip().lower()
+        if command == ":quit":
+            return QUIT
+        if command == ":undo":
+            undone = session.undo()
+            out.write(f"undone: {undone.id}\n" if undone else "nothing to undo\n")
+            return MOVED_ON
+        if command == ":suspend":
+            session.suspend_current()
+            out.write("suspended\n")
+            return MOVED_ON
+        if command == ":bury":
+            session.bury_current()
+            out.write("buried until tomorrow\n")
+            return MOVED_ON
+        if current.work is not None:  # a code exercise: a path, :hint, :skip, Enter
+            from quizzer.cli.plain_exercise import exercise_line
+
+            outcome = exercise_line(session, current.work, line, out, lang)
+            if outcome is not None:
+                return outcome
+            continue
+        try:
+            return session.submit(line)
+        except AnswerError as exc:
+            out.write(f"? {exc}\n")
+
+
+def reveal_and_rate(
+    bank: Bank,
+    session: StudySession,
+    current: Current,
+    outcome: Outcome,
+    inp: TextIO,
+    out: TextIO,
+    lang: str,
+) -> bool:
+    """Show the answer, take a recall answer's key points, ask for the rating and save it.
+    False when the session ends instead (end of input, :quit, or the rating cannot be saved)."""
+    out.write(reveal_text(bank, current, outcome, lang) + "\n")
+    if isinstance(current.question, RecallQuestion):
+        from quizzer.cli.plain_points import ask_key_points
+
+        if not ask_key_points(inp, out, session):
+            return False
+    grade = ask_grade(
+        inp, out, rating_prompt(outcome), outcome.suggested, outcome.allowed, outcome.why_limited
+    )
+    if grade is None:
+        return False
+    try:
+        rated = session.rate(grade)
+    except StoreError as exc:
+        out.write(f"! {exc}\n")
+        return False
+    out.write(f"saved: {rated.grade.label}, next in {outcome.intervals[rated.grade]}\n")
+    return True
+
+
 def _finish(session: StudySession, out: TextIO) -> StudySession:
+    """Close the session and print its summary and the articles to read again."""
     try:
         session.finish()
     except StoreError as exc:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from typing import TextIO
 
 from quizzer.base import clock
-from quizzer.cli.plain_drill import ask_grade, question_body, read_line
+from quizzer.cli.plain_drill import question_body
+from quizzer.cli.plain_io import ask_grade, read_line
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
+from quizzer.content.render import model_answer_lines
 from quizzer.grading.answers import AnswerError
 from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
-from quizzer.study.session import Current, StudySession
+from quizzer.study.session import Current, Outcome, StudySession
 
 MOCK_COMMANDS = ":quit"
 
@@ -21,15 +24,10 @@ def self_rating_text(current: Current, lang: str) -> str:
     """A recall answer beside the model answer and key points, for the self-rating."""
     q = current.question
     assert isinstance(q, RecallQuestion)
-    zh = q.zh if lang == "zh" else None
-    answer = zh.answer if zh and zh.answer else q.answer
-    points = zh.key_points if zh and zh.key_points else q.key_points
     lines = [
         f"\n{q.id}: " + current.prompt(lang).strip().splitlines()[0],
         "Your answer: " + (current.answer or "(blank)"),
-        "Model answer:\n" + answer.rstrip(),
-        "Key points:",
-        *[f"  - {p}" for p in points],
+        *model_answer_lines(q, lang),
     ]
     return "\n".join(lines) + "\n"
 
@@ -61,67 +59,94 @@ def run_plain_mock(
             f"The last question is a code exercise (about {plan.exercise_minutes:g} minutes): "
             "you write it in a file and check it here.\n"
         )
-    ended_by_input = False
-    while True:
-        if deadline_passed(started, minutes, clock.now()):
-            out.write("\n⏱ Time is up.\n")
-            break
+    if not ask_questions(session, ratings, started, minutes, lang, inp, out):
+        self_rate(ratings, lang, inp, out)
+    unrated = ratings.stop()
+    session.finish()
+    report = mock_report(bank, store, session, plan.company, unrated)
+    out.write(mock_report_text(report, bank) + "\n")
+    return session
+
+
+QUIT = "quit"
+"""read_mock_answer: :quit ends the interview."""
+END_OF_INPUT = "end of input"
+"""read_mock_answer: the input ended (nothing more is asked, not even the self-rating)."""
+
+
+def ask_questions(
+    session: StudySession,
+    ratings: MockRatings,
+    started: datetime,
+    minutes: float,
+    lang: str,
+    inp: TextIO,
+    out: TextIO,
+) -> bool:
+    """Ask the questions until they or the time run out, or :quit; each answer is graded and
+    noted (MockRatings), none is shown. True when the input ended."""
+    while not deadline_passed(started, minutes, clock.now()):
         current = session.next()
         if current is None:
-            break
+            return False
         left = max(0.0, minutes * 60 - (clock.now() - started).total_seconds())
         out.write(
             f"\n[{session.position + len(ratings.pending) + 1}/{session.total}] "
             f"⏱ {int(left // 60):02d}:{int(left % 60):02d} left · {current.question.kind}\n"
         )
         out.write(question_body(current, lang))
-        outcome = None
-        quit_now = False
-        while outcome is None:
-            line = read_line(inp, "answer> ", out)
-            if line is None:
-                ended_by_input = True
-                break
-            command = line.strip().lower()
-            if command == ":quit":
-                quit_now = True
-                break
-            if command in (":undo", ":suspend", ":bury"):
-                out.write(f"? {command} is not available in a mock; {MOCK_COMMANDS} ends it\n")
-                continue
-            if current.work is not None:  # the code exercise: checks, hints, :skip
-                from quizzer.cli.plain_exercise import exercise_line
-
-                outcome = exercise_line(session, current.work, line, out, lang)
-                continue
-            try:
-                outcome = session.submit(line)
-            except AnswerError as exc:
-                out.write(f"? {exc}\n")
-        if outcome is None:
+        outcome = read_mock_answer(session, current, inp, out, lang)
+        if not isinstance(outcome, Outcome):
             session.leave_current()  # the open question is left unanswered and unsaved
-            if quit_now:
+            if outcome == QUIT:
                 out.write("Interview ended.\n")
-            break
+            return outcome == END_OF_INPUT
         ratings.answered(outcome)
         out.write("noted\n")
-    if ratings.pending and not ended_by_input:
+    out.write("\n⏱ Time is up.\n")
+    return False
+
+
+def read_mock_answer(
+    session: StudySession, current: Current, inp: TextIO, out: TextIO, lang: str
+) -> Outcome | str:
+    """Read lines until the answer is graded (its Outcome); QUIT on :quit, END_OF_INPUT at
+    the end of input. The drill's :undo, :suspend and :bury are refused."""
+    while True:
+        line = read_line(inp, "answer> ", out)
+        if line is None:
+            return END_OF_INPUT
+        command = line.strip().lower()
+        if command == ":quit":
+            return QUIT
+        if command in (":undo", ":suspend", ":bury"):
+            out.write(f"? {command} is not available in a mock; {MOCK_COMMANDS} ends it\n")
+            continue
+        if current.work is not None:  # the code exercise: checks, hints, :skip
+            from quizzer.cli.plain_exercise import exercise_line
+
+            outcome = exercise_line(session, current.work, line, out, lang)
+            if outcome is not None:
+                return outcome
+            continue
+        try:
+            return session.submit(line)
+        except AnswerError as exc:
+            out.write(f"? {exc}\n")
+
+
+def self_rate(ratings: MockRatings, lang: str, inp: TextIO, out: TextIO) -> None:
+    """Have each recall answer rated 1-4 beside the model answer, until none is left or the
+    user stops (:quit or end of input: those left are not saved)."""
+    if ratings.pending:
         out.write(
             f"\nRate your {len(ratings.pending)} recall answer(s) against the model answer "
             f"({MOCK_COMMANDS} stops; what is left is not saved).\n"
         )
-    while not ended_by_input:
-        current = ratings.next_to_rate()
-        if current is None:
-            break
+    while (current := ratings.next_to_rate()) is not None:
         out.write(self_rating_text(current, lang))
         default = ratings.suggestion(current)
         grade = ask_grade(inp, out, f"Rate yourself 1-4 [Enter = {default.label}]> ", default)
         if grade is None:
             break
         ratings.rate(grade)
-    unrated = ratings.stop()
-    session.finish()
-    report = mock_report(bank, store, session, plan.company, unrated)
-    out.write(mock_report_text(report, bank) + "\n")
-    return session

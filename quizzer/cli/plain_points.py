@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from quizzer.cli.plain_drill import read_line
+from quizzer.cli.plain_io import read_line
 from quizzer.content.models import RecallQuestion
 from quizzer.study.selfgrade import PointsError, parse_points, tally
 from quizzer.study.session import StudySession

@@ -73,55 +73,32 @@ def plan_command(
     the last days before the date.
     """
     from quizzer.base import clock
-    from quizzer.study.plan import EXAMPLE, PlanError, goal_problems, make_goal, plan_report
+    from quizzer.study.plan import plan_report
 
-    changes: dict[str, Any] = {
-        "date": when.date() if when else None,
-        "track": track,
-        "companies": companies or None,
-        "topics": topics or None,
-        "dropped": dropped or None,
-        "minutes_per_day": minutes,
-        "review_days": review_days,
-        "final_retention": final_retention,
-        "ramp_days": ramp_days,
-    }
-    changes = {key: value for key, value in changes.items() if value is not None}
-    if changes.get("track") == "none":
-        changes["track"] = None
+    changes = _given(
+        date=when.date() if when else None,
+        track=track,
+        companies=companies or None,
+        topics=topics or None,
+        dropped=dropped or None,
+        minutes_per_day=minutes,
+        review_days=review_days,
+        final_retention=final_retention,
+        ramp_days=ramp_days,
+    )
     if clear and (changes or apply_cut):
         fail("--clear ends the plan; give it alone", 2)
     now = clock.now()
     if clear:
-        store = open_progress(create=False)
-        if store.study_goal() is None:
-            click.echo("No plan to clear.")
-            return
-        store.set_study_goal(None)
-        click.echo("Plan cleared: new questions come easiest first again.")
+        _clear_plan()
         return
     bank = open_bank()
     store = open_progress(create=False)  # created only once there is a plan to save
-    goal = store.study_goal()
-    if changes:
-        try:
-            goal = make_goal(bank, goal, changes, now)
-        except PlanError as exc:
-            lines = str(exc).splitlines()
-            for line in lines[:-1]:
-                click.echo(f"quizzer: {line}", err=True)
-            fail(lines[-1], 2)
+    goal = _changed_goal(bank, store.study_goal(), changes, now)
     if goal is None:
-        if as_json:
-            echo_json(None)
-        else:
-            click.echo(f"No plan yet. Set one, for example:\n  {EXAMPLE}")
+        _no_plan(as_json)
         return
-    problems = goal_problems(bank, goal)
-    if problems:  # the saved plan names keys the bank no longer has
-        for problem in problems:
-            click.echo(f"quizzer: {problem}", err=True)
-        fail("the saved plan needs fixing: give those options again, or `quizzer plan --clear`")
+    _check_saved_goal(bank, goal)
     if apply_cut:
         goal = _apply_cut(bank, goal, plan_report(bank, store, goal, now))
     if changes or apply_cut:
@@ -133,6 +110,64 @@ def plan_command(
         echo_json(report)
         return
     click.echo(render_report(bank, report))
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The options given, as changes to the saved goal (by StudyGoal field); `--track none`
+    removes the track."""
+    changes = {key: value for key, value in options.items() if value is not None}
+    if changes.get("track") == "none":
+        changes["track"] = None
+    return changes
+
+
+def _clear_plan() -> None:
+    """End the plan, if there is one."""
+    store = open_progress(create=False)
+    if store.study_goal() is None:
+        click.echo("No plan to clear.")
+        return
+    store.set_study_goal(None)
+    click.echo("Plan cleared: new questions come easiest first again.")
+
+
+def _changed_goal(
+    bank: Bank, goal: StudyGoal | None, changes: dict[str, Any], now: datetime
+) -> StudyGoal | None:
+    """The saved goal with ``changes`` applied (the saved one when there are none); a change
+    that does not check out ends the command, naming every problem."""
+    from quizzer.study.plan import PlanError, make_goal
+
+    if not changes:
+        return goal
+    try:
+        return make_goal(bank, goal, changes, now)
+    except PlanError as exc:
+        lines = str(exc).splitlines()
+        for line in lines[:-1]:
+            click.echo(f"quizzer: {line}", err=True)
+        fail(lines[-1], 2)
+
+
+def _no_plan(as_json: bool) -> None:
+    """Say there is no plan yet, with an example of setting one (null with --json)."""
+    from quizzer.study.plan import EXAMPLE
+
+    if as_json:
+        echo_json(None)
+    else:
+        click.echo(f"No plan yet. Set one, for example:\n  {EXAMPLE}")
+
+
+def _check_saved_goal(bank: Bank, goal: StudyGoal) -> None:
+    """End the command when the saved plan names keys the bank no longer has."""
+    from quizzer.study.plan import goal_problems
+
+    problems = goal_problems(bank, goal)
+    if problems:
+        for problem in problems:
+            click.echo(f"quizzer: {problem}", err=True)
+        fail("the saved plan needs fixing: give those options again, or `quizzer plan --clear`")
 
 
 def _apply_cut(bank: Bank, goal: StudyGoal, report: dict[str, Any]) -> StudyGoal:
@@ -156,56 +191,59 @@ def _bar(fraction: float, width: int = 10) -> str:
 def render_report(bank: Bank, report: dict[str, Any]) -> str:
     """The plan as text: countdown, scope, quota, time, readiness per topic and today's list."""
     goal = report["goal"]
-    lines = []
+    if not report["active"]:
+        return f"The interview date {goal['date']} has passed. Set a new date or --clear."
+    lines = _outline_lines(bank, report)
+    if not report["fits"]:
+        lines += ["", *cut_message(report)]
+    lines += ["", *_readiness_lines(bank, report), "", *_today_lines(report)]
+    return "\n".join(lines)
+
+
+def _outline_lines(bank: Bank, report: dict[str, Any]) -> list[str]:
+    """The countdown and aims, the scope, the daily quota, the time it takes and the desired
+    retention, a line each."""
+    goal = report["goal"]
     aim = [bank.companies[c].name_en for c in goal["companies"]]
     if report["track_title"]:
         aim.append(f"{report['track_title']} track")
     if goal["topics"]:
         aim.append("topics " + ", ".join(goal["topics"]))
-    if not report["active"]:
-        lines.append(f"The interview date {goal['date']} has passed. Set a new date or --clear.")
-        return "\n".join(lines)
-    lines.append(
-        f"Interview on {goal['date']}: {report['days_left']} day(s) left · {' · '.join(aim)}"
-    )
-    lines.append(
-        f"Scope: {report['in_scope']} questions in {len(report['topics'])} topics; "
-        f"{report['introduced']} seen, {report['unseen']} new to introduce"
-        + (f" ({len(goal['dropped'])} topic(s) dropped)" if goal["dropped"] else "")
-    )
     review_from = report["review_only_from"]
     window = f"; review only from {review_from}" if review_from else ""
-    lines.append(
-        f"New per day: {report['daily_new_quota']}{window} · today {report['new_today']} new "
-        f"and {len(report['today_due'])} due"
-    )
     pace = f"{report['minutes_per_review']:g} min per review " + (
         f"(your last {report['pace_from_reviews']} reviews)"
         if report["pace_from_reviews"]
         else "(a default until you have 20 timed reviews)"
     )
-    lines.append(
+    return [
+        f"Interview on {goal['date']}: {report['days_left']} day(s) left · {' · '.join(aim)}",
+        f"Scope: {report['in_scope']} questions in {len(report['topics'])} topics; "
+        f"{report['introduced']} seen, {report['unseen']} new to introduce"
+        + (f" ({len(goal['dropped'])} topic(s) dropped)" if goal["dropped"] else ""),
+        f"New per day: {report['daily_new_quota']}{window} · today {report['new_today']} new "
+        f"and {len(report['today_due'])} due",
         f"Time: about {report['busiest_week_minutes']:.0f} of {goal['minutes_per_day']} min a "
-        f"day in the busiest week, at {pace}"
-    )
-    lines.append(
+        f"day in the busiest week, at {pace}",
         f"Desired retention today {report['desired_retention_now']:.2f}; it rises to "
         f"{goal['final_retention']:.2f} over the last {goal['ramp_days']} days"
         if goal["ramp_days"]
-        else f"Desired retention {report['desired_retention_now']:.2f} (no ramp)"
-    )
-    if not report["fits"]:
-        lines += ["", *cut_message(report)]
+        else f"Desired retention {report['desired_retention_now']:.2f} (no ramp)",
+    ]
+
+
+def _readiness_lines(bank: Bank, report: dict[str, Any]) -> list[str]:
+    """Readiness on the day, overall and per company, then a row per topic (the first
+    TOPICS_SHOWN)."""
     readiness = report["readiness"]
-    lines.append("")
     companies = "".join(
         f"; {bank.companies[key].name_en} {value:.0%}"
         for key, value in readiness["companies"].items()
     )
-    lines.append(
+    lines = [
         f"Ready on the day (recall if you stopped now): overall {readiness['overall']:.0%}"
         f"{companies}"
-    )
+    ]
     header = f"{'topic (in the order they come)':<36} {'asked':>5} {'new':>4}/{'all':<4} recall"
     lines.append(f"  {header}")
     for row in report["topics"][:TOPICS_SHOWN]:
@@ -215,17 +253,21 @@ def render_report(bank: Bank, report: dict[str, Any]) -> str:
         )
     if len(report["topics"]) > TOPICS_SHOWN:
         lines.append(f"  … and {len(report['topics']) - TOPICS_SHOWN} more (--json lists all)")
-    lines.append("")
+    return lines
+
+
+def _today_lines(report: dict[str, Any]) -> list[str]:
+    """Today's due and new counts, and the first TODAY_SHOWN new questions."""
     today = report["today_due"] + report["today_new"]
-    lines.append(
+    lines = [
         f"Today: {len(report['today_due'])} due, {len(report['today_new'])} new"
         + (" — start with `quizzer drill`" if today else " — nothing left for today")
-    )
+    ]
     for qid in report["today_new"][:TODAY_SHOWN]:
         lines.append(f"  new  {qid}")
     if len(report["today_new"]) > TODAY_SHOWN:
         lines.append(f"  … {len(report['today_new']) - TODAY_SHOWN} more new")
-    return "\n".join(lines)
+    return lines
 
 
 def cut_message(report: dict[str, Any]) -> list[str]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from quizzer.cli.common import echo_json, fail, open_bank
+from quizzer.content.language import LANGUAGES
 
 if TYPE_CHECKING:
     from quizzer.content.bank import Bank
@@ -124,7 +125,7 @@ def _echo_missed(bank: Bank, points: list[MissedPoint]) -> None:
 @click.option("--plain", is_flag=True, help="Line-based mock on stdin/stdout.")
 @click.option(
     "--lang",
-    type=click.Choice(["en", "zh"]),
+    type=click.Choice(LANGUAGES),
     default=None,
     help="Language of the questions (default: your setting).",
 )

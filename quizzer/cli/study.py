@@ -15,6 +15,7 @@ from quizzer.cli.common import (
     open_bank,
     open_progress,
 )
+from quizzer.content.language import LANGUAGES
 
 
 @click.command()
@@ -25,7 +26,7 @@ from quizzer.cli.common import (
 @click.option("--id", "ids", multiple=True, help="Drill exactly this question now (repeatable).")
 @click.option("--weak", is_flag=True, help="Questions from your weakest topics, due or not.")
 @click.option("--plain", is_flag=True, help="Line-based session on stdin/stdout.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None, help="Language.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None, help="Language.")
 def drill(
     limit: int | None,
     due_only: bool,
@@ -42,7 +43,7 @@ def drill(
     from quizzer.base import clock
     from quizzer.content.bank import suggest
     from quizzer.progress.settings import stored_setting
-    from quizzer.study.session import due_queue
+    from quizzer.study.queue import due_queue
 
     if due_only and new_only:
         fail("--due-only and --new-only exclude each other", 2)

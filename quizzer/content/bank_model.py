@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from quizzer.content.catalogs import Article, Company, InterviewPage, Module, Reading, Topic, Track
+from quizzer.content.language import reading_title, title_in
 from quizzer.content.models import AnyQuestion, CodeQuestion
 
 
@@ -80,7 +81,7 @@ class Bank:
         interview pages that asked it, then its references. The first is the main link."""
         found = [
             (
-                self.articles[key].title_zh if lang == "zh" else self.articles[key].title_en,
+                title_in(self.articles[key], lang),
                 self.articles[key].url,
             )
             for key in question.articles
@@ -98,7 +99,7 @@ class Bank:
         lines = []
         for key in question.readings:
             reading = self.readings[key]
-            title = reading.title_zh if lang == "zh" else f"{reading.title_en} ({reading.title_zh})"
+            title = reading_title(reading, lang)
             place = reading.url or f"find it by its title in {reading.section}"
             lines.append(f"{title}: {place}")
         return lines

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from quizzer.content.bank import Bank
+from quizzer.content.filters import matches as matches  # where it was
 from quizzer.content.models import AnyQuestion
-from quizzer.content.search import matches_search
 
 
 def question_json(bank: Bank, q: AnyQuestion) -> dict[str, Any]:
@@ -33,35 +33,6 @@ def question_json(bank: Bank, q: AnyQuestion) -> dict[str, Any]:
     if loc is not None:
         data["source"] = f"{loc.path}:{loc.line}"
     return data
-
-
-def matches(
-    bank: Bank,
-    q: AnyQuestion,
-    *,
-    topics: tuple[str, ...] = (),
-    companies: tuple[str, ...] = (),
-    articles: tuple[str, ...] = (),
-    kinds: tuple[str, ...] = (),
-    difficulties: tuple[int, ...] = (),
-    modules: tuple[int, ...] = (),
-    search: str | None = None,
-) -> bool:
-    """Whether a question passes every given filter (an empty filter passes everything);
-    ``search`` is quizzer.content.search's word search."""
-    if topics and not set(topics) & set(q.topics):
-        return False
-    if companies and not set(companies) & {t.key for t in q.companies}:
-        return False
-    if articles and not set(articles) & set(q.articles):
-        return False
-    if kinds and q.kind not in kinds:
-        return False
-    if difficulties and q.difficulty not in difficulties:
-        return False
-    if modules and bank.module_of(q) not in modules:
-        return False
-    return matches_search(q, search)
 
 
 def coverage(bank: Bank) -> dict[str, list[dict[str, Any]]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from quizzer.content.language import localise
+
 if TYPE_CHECKING:
     from quizzer.content.models import CodeQuestion
 
@@ -36,19 +38,17 @@ def public_examples(question: CodeQuestion) -> list[Example]:
 
 def prompt_of(question: CodeQuestion, lang: str) -> str:
     """The prompt in ``lang`` (English when there is no Chinese one)."""
-    return question.zh.prompt if lang == "zh" and question.zh else question.prompt
+    return localise(question, lang).prompt
 
 
 def hints_of(question: CodeQuestion, lang: str) -> list[str]:
     """The hints in ``lang``, a nudge first and the key idea last."""
-    zh = question.zh if lang == "zh" else None
-    return list(zh.hints) if zh and zh.hints else list(question.hints)
+    return list(localise(question, lang).hints)
 
 
 def explanation_of(question: CodeQuestion, lang: str) -> str:
     """The explanation in ``lang``."""
-    zh = question.zh if lang == "zh" else None
-    return zh.explanation if zh and zh.explanation else question.explanation
+    return localise(question, lang).explanation
 
 
 def reference_solution(question: CodeQuestion) -> str:

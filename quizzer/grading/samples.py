@@ -7,6 +7,7 @@ listing does not change between runs. A study session still draws fresh values p
 
 from __future__ import annotations
 
+from quizzer.content.language import localise
 from quizzer.content.models import AnyQuestion, NumericQuestion
 from quizzer.grading.calc import Attempt, CalcError, prepare
 
@@ -33,7 +34,7 @@ def sample_attempt(q: NumericQuestion) -> Attempt | None:
 def sample_prompt(q: AnyQuestion, lang: str = "en") -> str:
     """The prompt in ``lang`` (English when there is no Chinese), a numeric one filled with the
     sample values."""
-    text = q.zh.prompt if lang == "zh" and q.zh else q.prompt
+    text = localise(q, lang).prompt
     if not isinstance(q, NumericQuestion):
         return text
     attempt = sample_attempt(q)

@@ -198,7 +198,6 @@ def parse_unit(text: str, want: Dim | None = None) -> Unit:
     return Unit(name, factor, (dim[0], dim[1], dim[2], dim[3]))
 
 
-
 @lru_cache(maxsize=1024)
 def known_unit(text: str) -> Unit | None:
     """The unit ``text`` names, or None. For callers that only try whether a text is a unit (a
@@ -208,6 +207,7 @@ def known_unit(text: str) -> Unit | None:
         return parse_unit(text)
     except UnitError:
         return None
+
 
 COMMON_UNITS = [
     "B",

@@ -8,6 +8,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from quizzer.content.language import LANGUAGES
+
 if TYPE_CHECKING:
     from quizzer.progress.scheduling import SchedulerSettings
 
@@ -153,7 +155,7 @@ def parse_setting(key: str, raw: Any) -> Any:
         raise
     except (ValueError, OverflowError):
         raise refused from None
-    words = {"theme": ("dark", "light"), "language": ("en", "zh")}[key]
+    words = {"theme": ("dark", "light"), "language": LANGUAGES}[key]
     word = raw.strip().lower() if isinstance(raw, str) else raw
     if word not in words:
         raise refused

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from fsrs import Card
 
+from quizzer.content.language import localise
 from quizzer.content.models import (
     OPTION_LETTERS,
     AnyQuestion,
@@ -80,8 +81,7 @@ class Current:
 
     def prompt(self, lang: str = "en") -> str:
         """The prompt text in ``lang`` (falls back to English), with numbers drawn."""
-        q = self.question
-        text = q.zh.prompt if lang == "zh" and q.zh else q.prompt
+        text = localise(self.question, lang).prompt
         return self.attempt.prompt(text) if self.attempt else text
 
 

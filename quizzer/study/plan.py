@@ -20,6 +20,7 @@ from quizzer.progress.goal import DEFAULT_REVIEW_DAYS, StudyGoal
 from quizzer.progress.scheduling import make_scheduler, recall_probability
 from quizzer.progress.settings import stored_setting
 from quizzer.progress.store import Store
+from quizzer.study.due import due_reviews, settings_from_store, start_of_day
 from quizzer.study.plan_load import (
     Load,
     Pace,
@@ -30,7 +31,6 @@ from quizzer.study.plan_load import (
     review_pace,
 )
 from quizzer.study.plan_scope import Scope, TopicScope, scope_for
-from quizzer.study.session import due_queue, settings_from_store, start_of_day
 
 if TYPE_CHECKING:
     from quizzer.content.models import AnyQuestion
@@ -279,7 +279,7 @@ def today_list(
     bank: Bank, store: Store, sizing: Sizing, now: datetime
 ) -> tuple[list[str], list[str]]:
     """Ids due now (as the queue orders them) and the new ones today's quota brings."""
-    due = [q.id for q in due_queue(bank, store, now, due_only=True)]
+    due = [q.id for q in due_reviews(bank, store, now)]
     taken = store.taken_ids(iso(now))
     new = [q.id for q in sizing.unseen if q.id not in taken][: sizing.new_today]
     return due, new

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from quizzer.content.language import shown_points as shown_points  # where it was
 from quizzer.content.models import RecallQuestion
 from quizzer.progress.scheduling import Grade
 
@@ -33,13 +34,6 @@ def suggest_rating(got: int, total: int) -> Grade:
     if total == 0 or got == total:
         return Grade.GOOD
     return Grade.AGAIN if got == 0 else Grade.HARD
-
-
-def shown_points(q: RecallQuestion, lang: str = "en") -> list[str]:
-    """The key points as shown in ``lang``: the Chinese ones when the question has them, one
-    for each English point (otherwise a number could name a different point in each language)."""
-    zh = q.zh.key_points if lang == "zh" and q.zh and q.zh.key_points else None
-    return list(zh) if zh and len(zh) == len(q.key_points) else list(q.key_points)
 
 
 def missed_texts(q: RecallQuestion, got: frozenset[int]) -> list[str]:

@@ -6,13 +6,11 @@ scheduling behave the same everywhere.
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from fsrs import Card, Scheduler
+from fsrs import Card
 
 from quizzer.base import clock
 from quizzer.content.bank import Bank
@@ -22,24 +20,22 @@ from quizzer.content.models import (
     NumericQuestion,
     RecallQuestion,
 )
-from quizzer.content.views import matches
 from quizzer.grading.calc import prepare
 from quizzer.progress.attempts import Attempts
 from quizzer.progress.scheduling import (
     Grade,
-    SchedulerSettings,
     format_interval,
     make_scheduler,
     new_card,
     preview,
-    recall_probability,
     retrievability,
     review,
 )
-from quizzer.progress.settings import scheduler_settings, stored_setting
 from quizzer.progress.store import Store
 from quizzer.study.answering import Current, Outcome, Rated, check_answer, parse_choice
+from quizzer.study.due import Filters, new_introduced_today, settings_from_store, start_of_day
 from quizzer.study.exercise import ExerciseWork
+from quizzer.study.queue import due_queue
 
 __all__ = [
     "DEFAULT_NEW_PER_DAY",
@@ -56,113 +52,6 @@ __all__ = [
 ]
 
 DEFAULT_NEW_PER_DAY = 15
-
-
-@dataclass(frozen=True)
-class Filters:
-    """Which questions a session may draw from. Empty means no restriction."""
-
-    topics: tuple[str, ...] = ()
-    companies: tuple[str, ...] = ()
-    articles: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    difficulties: tuple[int, ...] = ()
-    modules: tuple[int, ...] = ()
-    search: str | None = None
-
-    def accepts(self, bank: Bank, q: AnyQuestion) -> bool:
-        """Whether ``q`` passes every filter."""
-        return matches(
-            bank,
-            q,
-            topics=self.topics,
-            companies=self.companies,
-            articles=self.articles,
-            kinds=self.kinds,
-            difficulties=self.difficulties,
-            modules=self.modules,
-            search=self.search,
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        """The non-empty filters, for the sessions table."""
-        return {k: v for k, v in self.__dict__.items() if v}
-
-
-def settings_from_store(store: Store, now: datetime | None = None) -> SchedulerSettings:
-    """Scheduler settings saved in the DB (defaults otherwise), with the user's FSRS parameters
-    when `quizzer optimize` fitted some. While a study plan is active, the desired retention
-    rises toward the interview date (StudyGoal.retention_on), so no interval jumps far past it."""
-    settings = scheduler_settings(store)
-    goal = store.study_goal()
-    if goal is None:
-        return settings
-    retention = goal.retention_on(now or clock.now(), settings.desired_retention)
-    return dataclasses.replace(settings, desired_retention=retention)
-
-
-def start_of_day(now: datetime) -> datetime:
-    """Midnight of ``now``'s day in local time, as UTC."""
-    local = now.astimezone()
-    return local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(now.tzinfo)
-
-
-def new_introduced_today(store: Store, now: datetime) -> int:
-    """Questions seen for the first time since midnight."""
-    return store.new_questions_since(clock.iso(start_of_day(now)))
-
-
-def due_queue(
-    bank: Bank,
-    store: Store,
-    now: datetime,
-    filters: Filters | None = None,
-    *,
-    limit: int | None = None,
-    due_only: bool = False,
-    new_only: bool = False,
-    new_per_day: int | None = None,
-    scheduler: Scheduler | None = None,
-) -> list[AnyQuestion]:
-    """Due reviews first (lowest retrievability first), then new questions up to the daily
-    limit, then cut to ``limit``. New questions come easiest first, or, while a study plan is
-    active, in the plan's order up to its daily quota (quizzer.study.plan; an explicit
-    ``new_per_day`` still overrides the quota). No card is deserialized."""
-    scheduler = scheduler or make_scheduler(settings_from_store(store, now))
-    now_iso = clock.iso(now)
-    check = filters is not None and filters != Filters()
-    due: list[tuple[float, str, AnyQuestion]] = []
-    if not new_only:
-        for question_id, stability, last_review in store.due_rows(now_iso):
-            q = bank.by_id.get(question_id)
-            if q is None or (check and not filters.accepts(bank, q)):  # type: ignore[union-attr]
-                continue
-            due.append((recall_probability(scheduler, stability, last_review, now), question_id, q))
-        due.sort(key=lambda item: (item[0], item[1]))
-    queue: list[AnyQuestion] = [q for _, _, q in due]
-    if not due_only:
-        from quizzer.study.plan import active_goal, new_order, new_room
-
-        goal = active_goal(bank, store, now)
-        # New questions come easiest first (definitions before trade-offs), in bank order
-        # within a difficulty, so a fresh start builds up rather than opening on a level 5.
-        order = bank.easiest_first() if goal is None else new_order(bank, goal)
-        if goal is not None and new_per_day is None:
-            room = new_room(bank, store, goal, now)
-        else:
-            if new_per_day is None:
-                new_per_day = stored_setting(store, "new_per_day")
-            room = max(0, new_per_day - new_introduced_today(store, now))
-        if room:
-            taken = store.taken_ids(now_iso)
-            added = 0
-            for q in order:
-                if added >= room:
-                    break
-                if q.id not in taken and (not check or filters.accepts(bank, q)):  # type: ignore[union-attr]
-                    queue.append(q)
-                    added += 1
-    return queue[:limit] if limit is not None else queue
 
 
 class StudySession:

@@ -1,14 +1,15 @@
-"""The Textual app: bindings and wiring only. Screens live in quizzer/tui/screens/."""
+"""The Textual app: bindings and wiring only. Screens live in quizzer/tui/screens/; the state
+they read (bank, store, language) lives in quizzer/tui/base.py. Only the entry point
+(quizzer.cli.app) imports this module."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App
 from textual.binding import Binding
+
+from quizzer.tui.base import QuizzerAppBase
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
     from quizzer.progress.store import Store
 
 
-class QuizzerApp(App[None]):
-    """quizzer in the terminal."""
+class QuizzerApp(QuizzerAppBase):
+    """quizzer in the terminal: the bindings and the wiring that opens screens."""
 
     TITLE = "quizzer"
     SUB_TITLE = "AI-infra interview drills"
@@ -30,48 +31,6 @@ class QuizzerApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("f1", "help", "Help", show=False),
     ]
-
-    def __init__(
-        self,
-        bank: Bank | None,
-        store: Store,
-        start_questions: list[str] | None = None,
-        start_mock: tuple[str, float] | None = None,
-        bank_loader: Callable[[], Bank] | None = None,
-    ) -> None:
-        super().__init__()
-        self._bank = bank
-        self._bank_loader = bank_loader
-        self._bank_lock = threading.Lock()
-        self.store = store
-        self.start_questions = start_questions
-        self.start_mock = start_mock
-        from quizzer.progress.settings import stored_setting
-
-        self.language: str = stored_setting(store, "language")
-        if stored_setting(store, "theme") == "light":
-            # Only when it differs from Textual's default: setting the theme restyles everything.
-            self.theme = "textual-light"
-
-    @property
-    def bank(self) -> Bank:
-        """The question bank, loaded on first use (the dashboard's worker loads it right after
-        the first frame, so start-up does not wait for it). Raises BankError."""
-        if self._bank is None:
-            with self._bank_lock:
-                if self._bank is None:
-                    if self._bank_loader is None:
-                        from quizzer.content.bank import load_bank
-
-                        self._bank = load_bank()
-                    else:
-                        self._bank = self._bank_loader()
-        return self._bank
-
-    @property
-    def bank_loaded(self) -> bool:
-        """Whether the bank is in memory."""
-        return self._bank is not None
 
     def get_default_screen(self) -> Screen[None]:
         """The dashboard is the app's base screen (one screen to build at start, not two)."""

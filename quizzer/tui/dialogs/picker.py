@@ -12,10 +12,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quizzer.content.language import title_in
 from quizzer.content.search import text_matches
+from quizzer.content.views import coverage
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class PickerModal(ModalScreen[str | None]):
@@ -29,22 +31,15 @@ class PickerModal(ModalScreen[str | None]):
 
     def entries(self) -> list[tuple[str, str, int]]:
         """(key, label, question count) for every choice with at least one question."""
-        app: QuizzerApp = self.app  # type: ignore[assignment]
-        bank, zh = app.bank, app.language == "zh"
-        counts: dict[str, int] = {}
-        for q in bank.questions:
-            keys = {
-                "topic": q.topics,
-                "article": q.articles,
-                "company": [t.key for t in q.companies],
-            }[self.by]
-            for key in set(keys):
-                counts[key] = counts.get(key, 0) + 1
+        app: QuizzerAppBase = self.app  # type: ignore[assignment]
+        bank, lang = app.bank, app.language
+        group = {"topic": "topics", "company": "companies", "article": "articles"}[self.by]
+        counts = {row["key"]: row["count"] for row in coverage(bank)[group] if row["count"]}
         rows = []
         for key, count in counts.items():
             if self.by == "topic":
                 topic = bank.topics[key]
-                label = topic.title_zh if zh else topic.title_en
+                label = title_in(topic, lang)
             elif self.by == "company":
                 company = bank.companies[key]
                 label = f"{company.name_en} · {company.name_zh}"
@@ -52,7 +47,7 @@ class PickerModal(ModalScreen[str | None]):
                     label += f" ({company.tier})"
             else:
                 article = bank.articles[key]
-                label = article.title_zh if zh else article.title_en
+                label = title_in(article, lang)
             rows.append((key, label, count))
         return sorted(rows, key=lambda row: (-row[2], row[1]) if self.by == "company" else row[0])
 

@@ -13,10 +13,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, SelectionList, Static
 
 from quizzer.base import clock
+from quizzer.content.language import title_in
 
 if TYPE_CHECKING:
     from quizzer.progress.goal import StudyGoal
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class PlanFormModal(ModalScreen["StudyGoal | None"]):
@@ -33,14 +34,14 @@ class PlanFormModal(ModalScreen["StudyGoal | None"]):
         self.goal = goal
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         bank = self.qapp.bank
         goal = self.goal
-        zh = self.qapp.language == "zh"
+        lang = self.qapp.language
         with Vertical(id="plan-form"):
             yield Static("Plan toward an interview", classes="section-title")
             with Grid(id="plan-form-grid"):
@@ -53,7 +54,7 @@ class PlanFormModal(ModalScreen["StudyGoal | None"]):
                 )
                 yield Label("Track")
                 yield Select(
-                    [(t.title_zh if zh else t.title_en, t.key) for t in bank.tracks.values()],
+                    [(title_in(t, lang), t.key) for t in bank.tracks.values()],
                     id="plan-track",
                     value=goal.track if goal and goal.track else Select.NULL,
                     prompt="no track",

@@ -18,14 +18,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, Select, Tree
 
-from quizzer.content.models import (
-    OPTION_LETTERS,
-    QUESTION_KINDS,
-    ChoiceQuestion,
-    CodeQuestion,
-    NumericQuestion,
-    RecallQuestion,
-)
+from quizzer.content.language import title_in
+from quizzer.content.models import QUESTION_KINDS
+from quizzer.content.render import preview_markdown
 from quizzer.grading.samples import sample_prompt
 from quizzer.study.session import Filters
 from quizzer.tui.links import open_link
@@ -35,60 +30,11 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from quizzer.content.models import AnyQuestion
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 KIND_TAGS = {"recall": "[r]", "choice": "[c]", "numeric": "[n]", "code": "[</>]"}
 """The tag in front of each question in the tree."""
-
-
-def preview_markdown(app: QuizzerApp, q: AnyQuestion) -> str:
-    """A question as Markdown, with its answer, explanation, tags and links."""
-    zh = q.zh if app.language == "zh" else None
-    parts = [
-        f"### {q.id}",
-        f"*{q.kind} · difficulty {q.difficulty}*",
-        "",
-        sample_prompt(q, app.language),
-    ]
-    if isinstance(q, ChoiceQuestion):
-        options = zh.options if zh and zh.options else q.options
-        parts += [""] + [
-            f"- {'**' if letter in q.correct else ''}{letter}. {text}"
-            f"{'** ✓' if letter in q.correct else ''}"
-            for letter, text in zip(OPTION_LETTERS, options, strict=False)
-        ]
-    elif isinstance(q, RecallQuestion):
-        answer = zh.answer if zh and zh.answer else q.answer
-        points = zh.key_points if zh and zh.key_points else q.key_points
-        parts += ["", "**Answer**", "", answer, "", "**Key points**", ""]
-        parts += [f"- {p}" for p in points]
-    elif isinstance(q, NumericQuestion):
-        parts += [
-            "",
-            f"*Sample values; each attempt draws new ones. Answer in {q.unit} "
-            f"(`quizzer solve {q.id}` shows a draw with its answer).*",
-        ]
-    elif isinstance(q, CodeQuestion):
-        parts += [
-            "",
-            f"*Write `{q.entry}` in Python: Enter opens the editor, ctrl+r runs the checks "
-            f"(or `quizzer exercise {q.id}`). {len(q.hints)} hints; the reference solution "
-            "comes after the attempt.*",
-        ]
-    explanation = zh.explanation if zh and zh.explanation else q.explanation
-    parts += ["", "**Why**", "", explanation, "", "**Read more**", ""]
-    for title, url in app.bank.links(q, "zh" if zh else "en"):
-        parts.append(f"- [{title}]({url})")
-    if q.readings:
-        parts += ["", "**Further reading**", ""]
-        parts += [f"- {line}" for line in app.bank.further_reading(q, "zh" if zh else "en")]
-    if q.companies:
-        parts += [
-            "",
-            "**Asked at:** " + ", ".join(app.bank.companies[key].name_en for key in q.company_keys),
-        ]
-    return "\n".join(parts)
 
 
 EXPAND_ALL_UP_TO = 150
@@ -118,7 +64,7 @@ class BrowseScreen(Screen[None]):
     ]
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
@@ -193,7 +139,7 @@ class BrowseScreen(Screen[None]):
         """Rebuild the tree for the current filters, opened down to the matches when
         searching or filtering."""
         app = self.qapp
-        zh = app.language == "zh"
+        lang = app.language
         questions = self.matching()
         active = self.active_filters()
         by_topic: dict[str, list[AnyQuestion]] = {}
@@ -217,7 +163,7 @@ class BrowseScreen(Screen[None]):
             if not total:
                 continue
             module_node = tree.root.add(
-                f"{module.module}. {module.title_zh if zh else module.title_en} ({total})",
+                f"{module.module}. {title_in(module, lang)} ({total})",
                 expand=open_modules,
             )
             for chapter in module.chapters:
@@ -225,7 +171,7 @@ class BrowseScreen(Screen[None]):
                 if not count:
                     continue
                 chapter_node = module_node.add(
-                    f"{chapter.title_zh if zh else chapter.title_en} ({count})",
+                    f"{title_in(chapter, lang)} ({count})",
                     expand=bool(active),
                 )
                 for topic in chapter.topics:
@@ -233,11 +179,11 @@ class BrowseScreen(Screen[None]):
                     if not items:
                         continue
                     topic_node = chapter_node.add(
-                        f"{topic.title_zh if zh else topic.title_en} ({len(items)})",
+                        f"{title_in(topic, lang)} ({len(items)})",
                         expand=open_topics,
                     )
                     for q in items:
-                        prompt = " ".join(sample_prompt(q, app.language).split())
+                        prompt = " ".join(sample_prompt(q, lang).split())
                         # Text, not a str: "[c]" would be read as markup and vanish.
                         leaf = Text.assemble((KIND_TAGS[q.kind], "dim"), " ", prompt[:60])
                         topic_node.add_leaf(leaf, data=q.id)
@@ -252,7 +198,9 @@ class BrowseScreen(Screen[None]):
         question_id = event.node.data
         if question_id:
             q = self.qapp.bank.by_id[question_id]
-            self.query_one("#preview", Markdown).update(preview_markdown(self.qapp, q))
+            lang = self.qapp.language
+            markdown = preview_markdown(self.qapp.bank, q, lang, sample_prompt(q, lang))
+            self.query_one("#preview", Markdown).update(markdown)
 
     @on(Tree.NodeSelected, "#tree")
     def study_one(self, event: Tree.NodeSelected) -> None:
@@ -279,8 +227,10 @@ class BrowseScreen(Screen[None]):
         open_link(self, title, url)
 
     def action_study_selection(self) -> None:
-        """Study every question matching the filters (first 20)."""
-        self.qapp.start_study(self.matching()[:20], title="Study: browser selection")
+        """Study the questions matching the filters (the first GROUP_SESSION_SIZE)."""
+        from quizzer.study.queue import selection_queue
+
+        self.qapp.start_study(selection_queue(self.matching()), title="Study: browser selection")
 
     def notify(
         self,

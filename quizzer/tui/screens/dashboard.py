@@ -14,11 +14,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from quizzer.base import clock
+from quizzer.content.language import title_in
 from quizzer.tui.widgets.charts import bar, heatmap
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 MENU = (
@@ -74,7 +75,7 @@ class DashboardScreen(Screen[None]):
     ]
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
@@ -149,7 +150,7 @@ class DashboardScreen(Screen[None]):
             lines.append("Nothing yet: study a few questions first.", style="dim")
         for w in data["weakest"]:
             topic = app.bank.topics[w.key]
-            title = topic.title_zh if app.language == "zh" else topic.title_en
+            title = title_in(topic, app.language)
             if cell_len(title) > 24:  # cells, not characters: CJK titles are twice as wide
                 title = set_cell_size(title, 23) + "…"
             lines.append(set_cell_size(title, 24) + " ", style="bold")
@@ -173,7 +174,7 @@ class DashboardScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Start a session: due reviews, then new questions."""
-        from quizzer.study.session import due_queue
+        from quizzer.study.queue import due_queue
 
         app = self.qapp
         questions = due_queue(app.bank, app.store, clock.now())
@@ -191,16 +192,11 @@ class DashboardScreen(Screen[None]):
 
     def study_group(self, by: str, key: str) -> None:
         """A session limited to one topic, company or article (due first, then new)."""
-        from quizzer.study.session import Filters, due_queue
+        from quizzer.study.queue import group_queue
 
         app = self.qapp
-        filters = {
-            "topic": Filters(topics=(key,)),
-            "company": Filters(companies=(key,)),
-            "article": Filters(articles=(key,)),
-        }[by]
-        questions = due_queue(app.bank, app.store, clock.now(), filters, new_per_day=10**6)
-        app.start_study(questions[:20], title=f"Study: {key}")
+        questions = group_queue(app.bank, app.store, clock.now(), by, key)
+        app.start_study(questions, title=f"Study: {key}")
 
     def action_weak(self) -> None:
         """Review the weakest topics, due or not."""

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from quizzer.grading.exercise_verdict import Verdict
     from quizzer.study.exercise import ExerciseWork
     from quizzer.study.session import Current, Outcome, StudySession
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 AUTOSAVE_SECONDS = 1.0
 """How often typed code is written to the attempt file."""
@@ -86,7 +86,7 @@ class ExerciseScreen(Screen[str]):
         """False when the attempt file cannot be written (the code then lives in the editor)."""
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

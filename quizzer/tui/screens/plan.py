@@ -15,12 +15,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from quizzer.base import clock
+from quizzer.content.language import text_in
 from quizzer.tui.widgets.charts import bar
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from quizzer.progress.goal import StudyGoal
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 TODAY_SHOWN = 8
 CUT_SHOWN = 8
@@ -41,7 +42,7 @@ class PlanScreen(Screen[None]):
     """True after one press of x: the second press clears the plan."""
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
@@ -137,7 +138,7 @@ class PlanScreen(Screen[None]):
 
     def topic_table(self, report: dict[str, Any]) -> Table:
         """One bar per in-scope topic: recall on the day if study stopped now."""
-        zh = self.qapp.language == "zh"
+        lang = self.qapp.language
         table = Table(box=None, show_header=True, padding=(0, 1), expand=True)
         table.add_column("topic (in the order they come)", ratio=1, min_width=14, no_wrap=True)
         table.add_column("recall", width=13, no_wrap=True)
@@ -145,7 +146,7 @@ class PlanScreen(Screen[None]):
         table.add_column("new", justify="right", no_wrap=True)
         for row in report["topics"]:
             table.add_row(
-                row["title_zh"] if zh else row["title_en"],
+                text_in(lang, row["title_en"], row["title_zh"]),
                 f"{bar(row['readiness'], 8)} {row['readiness']:>4.0%}",
                 str(row["asked"]),
                 f"{row['unseen']}/{row['questions']}",
@@ -204,7 +205,7 @@ class PlanScreen(Screen[None]):
 
     def action_study(self) -> None:
         """Today's session: what is due, then today's new questions in plan order."""
-        from quizzer.study.session import due_queue
+        from quizzer.study.queue import due_queue
 
         app = self.qapp
         app.start_study(due_queue(app.bank, app.store, clock.now()), title="Study: today's plan")

@@ -13,12 +13,13 @@ from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
+from quizzer.content.language import LANGUAGE_NAMES
 from quizzer.progress.settings import SettingError, parse_setting, stored_setting
 from quizzer.tui.widgets.fsrs_panel import FsrsPanel
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class SettingsScreen(Screen[None]):
@@ -31,7 +32,7 @@ class SettingsScreen(Screen[None]):
     ]
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
@@ -61,7 +62,7 @@ class SettingsScreen(Screen[None]):
                 )
                 yield Label("Language (where a question has zh)")
                 yield Select(
-                    [("English", "en"), ("中文", "zh")],
+                    [(name, lang) for lang, name in LANGUAGE_NAMES.items()],
                     id="language",
                     value=stored_setting(store, "language"),
                     allow_blank=False,

@@ -18,18 +18,19 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from quizzer.base import clock
+from quizzer.content.language import localise, title_in
 from quizzer.tui.widgets.charts import bar, forecast_columns
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 MISSED_SHOWN = 5
 """Key points listed on the screen (`quizzer weak --key-points` lists more)."""
 
 
-def missed_table(app: QuizzerApp, now: datetime) -> Table | Text:
+def missed_table(app: QuizzerAppBase, now: datetime) -> Table | Text:
     """The most often missed key points, each with its question id, or how to get some."""
     from quizzer.study.missed import missed_points, prompt_line
 
@@ -45,7 +46,7 @@ def missed_table(app: QuizzerApp, now: datetime) -> Table | Text:
     for point in points:
         q = app.bank.by_id[point.question_id]
         cell = Text(point.text(app.bank, app.language))
-        prompt = q.zh.prompt if app.language == "zh" and q.zh else q.prompt
+        prompt = localise(q, app.language).prompt
         cell.append(f"\n{q.id} #{point.number}: {prompt_line(prompt, 60)}", style="dim")
         table.add_row(f"{point.missed}/{point.checked}", cell)
     return table
@@ -80,7 +81,7 @@ class StatsScreen(Screen[None]):
         from quizzer.study.accuracy import recent_since
         from quizzer.study.stats import forecast, group_rows, recall_map, retention_trend
 
-        app: QuizzerApp = self.app  # type: ignore[assignment]
+        app: QuizzerAppBase = self.app  # type: ignore[assignment]
         now = clock.now()
         cards = app.store.cards()
         recent = app.store.recent_counts(recent_since(now))
@@ -92,7 +93,7 @@ class StatsScreen(Screen[None]):
         rows = group_rows(app.bank, cards, recall_map(app.store, cards, now), "topic", recent)
         for row in rows:
             topic = app.bank.topics[row["key"]]
-            name = topic.title_zh if app.language == "zh" else topic.title_en
+            name = title_in(topic, app.language)
             r, acc = row["mean_retrievability"], row["accuracy"]
             table.add_row(
                 name,

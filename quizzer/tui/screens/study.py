@@ -1,5 +1,7 @@
-"""The study screen: prompt, answer, verdict, rating. Grading and scheduling live in
-quizzer.study.session; this screen only shows them and forwards keys."""
+"""The study screen: one session, question by question (answer, reveal, rating), or a mock
+interview (timed, answers hidden, recall answers self-rated at the end). Grading and
+scheduling live in quizzer.study.session; the widgets and what they show in study_view.py;
+this screen drives the session and forwards keys."""
 
 from __future__ import annotations
 
@@ -8,56 +10,28 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Key
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
+from textual.widgets import Button, Input, Markdown, ProgressBar, Static
 
-from quizzer.content.models import (
-    OPTION_LETTERS,
-    ChoiceQuestion,
-    CodeQuestion,
-    NumericQuestion,
-    RecallQuestion,
-)
-from quizzer.grading.answers import AnswerError, parse_answer
-from quizzer.grading.calc import format_number
+from quizzer.content.models import CodeQuestion
+from quizzer.content.render import explanation_markdown
+from quizzer.grading.answers import AnswerError
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.study.mock import MockRatings
-from quizzer.study.selfgrade import shown_points, suggest_rating
-from quizzer.study.session import Current, Outcome, StudySession
+from quizzer.study.session import StudySession
 from quizzer.tui.links import open_link
-from quizzer.tui.widgets.checklist import KeyPointChecklist, checklist_title, self_grade_line
-from quizzer.tui.widgets.chips import ChipBar, article_links, option_grid
-from quizzer.tui.widgets.status import StatusLine
+from quizzer.tui.screens.study_view import SELF_GRADING as SELF_GRADING
+from quizzer.tui.screens.study_view import StudyView
+from quizzer.tui.widgets.answer import AnswerInput, placeholder_for
+from quizzer.tui.widgets.checklist import KeyPointChecklist
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from quizzer.content.models import AnyQuestion
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.study.session import Current
 
 
-SELF_GRADING = ("#typed", "#checklist-title", "#checklist", "#self-grade")
-"""The widgets of a recall answer's self-grading, shown after its reveal."""
-
-
-class AnswerInput(Input):
-    """The answer box. Space on an empty box reveals a recall question."""
-
-    async def _on_key(self, event: Key) -> None:
-        if event.key == "space" and not self.value and getattr(self.screen, "is_recall", False):
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.Submitted(self, ""))
-            return
-        await super()._on_key(event)
-
-
-class StudyScreen(Screen[None]):
+class StudyScreen(StudyView):
     """One session: a progress bar, the question, an answer box, then the verdict and ratings."""
 
     BINDINGS = [
@@ -85,80 +59,26 @@ class StudyScreen(Screen[None]):
         company: str | None = None,
         notice: str = "",
     ) -> None:
-        super().__init__()
-        self.questions = questions
+        super().__init__(questions, title=title)
         self.mode = mode
-        self.session_title = title
+        """"drill", "weak" or "mock" (recorded with the session)."""
         self.timed_minutes = timed_minutes
+        """A mock interview's length; None for an untimed session."""
         self.company = company
-        self.session: StudySession | None = None
-        self.outcome: Outcome | None = None
+        """The company a mock interview is for."""
         self.show_explanation = False
+        """Whether the explanation is shown (e toggles it after the reveal)."""
         self.deadline: float | None = None
+        """When a timed session ends (time.monotonic); None once it has."""
         self.mock_ratings: MockRatings | None = None
         """A mock's rating policy (shared with the plain mock): recall answers wait for it."""
-        self.rating_phase = False
-        """True once a mock's questions are over and its recall answers are being self-rated."""
         self.notice = notice
         """A message to show when the session opens (a mock standing in for a company)."""
-
-    @property
-    def qapp(self) -> QuizzerApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
-
-    @property
-    def is_recall(self) -> bool:
-        """Whether the open question is a recall question."""
-        current = self.session.current if self.session else None
-        return bool(current and isinstance(current.question, RecallQuestion))
 
     @property
     def is_mock(self) -> bool:
         """Mock interviews hide answers until the end."""
         return self.mode == "mock"
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="study-top"):
-            yield Static(self.session_title, id="study-title")
-            yield ProgressBar(total=len(self.questions), show_eta=False, id="progress")
-            yield Static("", id="clock")
-        yield ChipBar(id="chips")
-        with VerticalScroll(id="study-body"):
-            yield Markdown(id="prompt")
-            yield Static(id="options")
-            yield Static(id="verdict")
-            with Horizontal(id="compare"):
-                yield Markdown(id="typed")
-                yield Markdown(id="reveal")
-            yield Markdown(id="explanation")
-            yield Static(id="links")
-        with Vertical(id="answer-area"):
-            yield AnswerInput(
-                placeholder="Your answer (Enter submits, empty Enter reveals)",
-                id="answer",
-                compact=True,
-            )
-            yield Static(id="feedback")
-            yield Static(
-                "enter submit · empty: reveal · esc back · ctrl+z undo · ctrl+o link · f1 help",
-                id="answer-keys",
-            )
-        # Docked under the answer rather than in the scrolling body, so the key points stay in
-        # view beside the ratings however long the model answer is.
-        yield Static(id="checklist-title")
-        yield KeyPointChecklist(id="checklist")
-        yield Static(id="self-grade")
-        with Horizontal(id="ratings"):
-            for grade in Grade:
-                yield Button(
-                    f"{grade.value} {grade.label.title()}",
-                    id=f"rate-{grade.value}",
-                    compact=True,
-                    variant="error" if grade == Grade.AGAIN else "default",
-                )
-        yield StatusLine(id="status")
-        yield Footer()
 
     def on_mount(self) -> None:
         app = self.qapp
@@ -190,14 +110,8 @@ class StudyScreen(Screen[None]):
             self.open_exercise(current)
             return
         self.show_question(current)
-        q = current.question
         box = self.query_one("#answer", AnswerInput)
-        if isinstance(q, ChoiceQuestion):
-            box.placeholder = f"Option letter(s) or number 1–{len(q.options)}; empty Enter reveals"
-        elif isinstance(q, NumericQuestion):
-            box.placeholder = f"A number, with a unit or not (in {q.unit}); e.g. 2*70e9/2**30 GiB"
-        else:
-            box.placeholder = "Type your answer if you like; Enter or Space reveals"
+        box.placeholder = placeholder_for(current.question)
         self.query_one("#feedback", Static).update("")
         box.focus()
 
@@ -237,61 +151,6 @@ class StudyScreen(Screen[None]):
         else:
             self.show_next()
 
-    def show_question(self, current: Current) -> None:
-        """The progress, chips, prompt and options of ``current``, with the answer box open."""
-        assert self.session is not None
-        q = current.question
-        lang = self.qapp.language
-        self.query_one("#progress", ProgressBar).update(
-            total=max(self.session.total, 1), progress=self.session.position
-        )
-        self.query_one("#chips", ChipBar).show(self.qapp.bank, q, lang)
-        prompt = current.prompt(lang)
-        if current.edited:
-            prompt = "> *Edited since your last review.*\n\n" + prompt
-        self.query_one("#prompt", Markdown).update(prompt)
-        options = self.query_one("#options", Static)
-        if isinstance(q, ChoiceQuestion):
-            texts = q.zh.options if lang == "zh" and q.zh and q.zh.options else q.options
-            options.update(option_grid(texts))
-            options.display = True
-        else:
-            options.display = False
-        for widget_id in ("#verdict", "#links"):
-            self.query_one(widget_id, Static).update("")
-        self.query_one("#reveal", Markdown).update("")
-        self.query_one("#explanation", Markdown).update("")
-        for widget_id in SELF_GRADING:
-            self.query_one(widget_id).display = False
-        self.query_one("#ratings").display = False
-        area = self.query_one("#answer-area")
-        area.display = True
-        box = self.query_one("#answer", AnswerInput)
-        box.value = ""
-        box.disabled = False
-
-    @on(Input.Changed, "#answer")
-    def live_feedback(self, event: Input.Changed) -> None:
-        """Show how a numeric answer is understood, as it is typed."""
-        current = self.session.current if self.session else None
-        feedback = self.query_one("#feedback", Static)
-        if current is None or not isinstance(current.question, NumericQuestion):
-            return
-        text = event.value.strip()
-        if not text:
-            feedback.update("")
-            return
-        try:
-            parsed = parse_answer(text, current.question.unit)
-        except AnswerError as exc:
-            feedback.update(Text(f"? {exc}", style="yellow"))
-            return
-        unit = current.question.unit
-        note = "" if not parsed.assumed_unit else f" (no unit typed: read as {unit})"
-        if parsed.read_as:
-            note = f" ({parsed.unit} read as {parsed.read_as})"
-        feedback.update(Text(f"= {format_number(parsed.value)} {unit}{note}", style="green"))
-
     @on(Input.Submitted, "#answer")
     def submit(self, event: Input.Submitted) -> None:
         """Grade the answer (errors show inline; the question stays open)."""
@@ -328,75 +187,6 @@ class StudyScreen(Screen[None]):
             f"{self.session_title} · rate your recall answers ({left} left)"
         )
         self.reveal(current.outcome)
-
-    def reveal(self, outcome: Outcome) -> None:
-        """Show the verdict, the answer and the rating buttons."""
-        assert self.session is not None and self.session.current is not None
-        current = self.session.current
-        q = current.question
-        lang = self.qapp.language
-        zh = q.zh if lang == "zh" else None
-        style = {True: "bold green", False: "bold red", None: "bold"}[outcome.correct]
-        mark = {True: "✓ ", False: "✗ ", None: "· "}[outcome.correct]
-        verdict = Text(mark + outcome.message, style=style)
-        if outcome.hint:
-            verdict.append(f"\n  hint: {outcome.hint}", style="yellow")
-        self.query_one("#verdict", Static).update(verdict)
-        if isinstance(q, ChoiceQuestion):
-            texts = zh.options if zh and zh.options else q.options
-            body = "\n".join(f"- **{c}.** {texts[OPTION_LETTERS.index(c)]}" for c in q.correct)
-        elif isinstance(q, NumericQuestion):
-            assert current.attempt is not None
-            body = current.attempt.worked(zh.worked if zh and zh.worked else None)
-        elif isinstance(q, RecallQuestion):
-            answer = zh.answer if zh and zh.answer else q.answer
-            body = f"**Model answer**\n\n{answer}"
-            typed = self.query_one("#typed", Markdown)
-            typed.update(f"**Your answer**\n\n{current.answer or '*(blank)*'}")
-            typed.display = bool(current.answer) or self.rating_phase
-            points = shown_points(q, lang)
-            self.query_one("#checklist-title", Static).update(checklist_title(len(points)))
-            self.query_one("#checklist", KeyPointChecklist).show_points(points)
-        else:  # code exercises reveal on their own screen
-            body = ""
-        self.query_one("#reveal", Markdown).update(body)
-        self.query_one("#links", Static).update(article_links(self.qapp.bank, q, lang))
-        box = self.query_one("#answer", AnswerInput)
-        box.disabled = True
-        self.query_one("#answer-area").display = False
-        ratings = self.query_one("#ratings")
-        ratings.display = True
-        if isinstance(q, RecallQuestion):
-            for widget_id in SELF_GRADING:
-                self.query_one(widget_id).display = widget_id != "#typed" or typed.display
-            self.show_suggestion()
-            self.query_one("#checklist", KeyPointChecklist).focus()
-        else:
-            self.label_ratings(outcome.suggested)
-            self.query_one(f"#rate-{outcome.suggested.value}", Button).focus()
-        self.refresh_bindings()
-
-    def label_ratings(self, suggested: Grade) -> None:
-        """Each offered rating's button with its interval, the suggested one marked."""
-        assert self.outcome is not None
-        for grade in Grade:
-            # Only the ratings that apply are offered (a wrong or blank choice or numeric
-            # answer: Again alone); their keys are switched off too (check_action).
-            button = self.query_one(f"#rate-{grade.value}", Button)
-            label = f"{grade.value} {grade.label.title()} · {self.outcome.intervals[grade]}"
-            if grade == suggested:
-                label += " ←"
-            button.label = label
-            button.display = grade in self.outcome.allowed
-
-    def show_suggestion(self) -> Grade:
-        """The rating the ticked key points suggest, on the self-grade line and the buttons."""
-        checklist = self.query_one("#checklist", KeyPointChecklist)
-        got, total = len(checklist.got), len(checklist.points)
-        suggested = suggest_rating(got, total)
-        self.query_one("#self-grade", Static).update(self_grade_line(got, total))
-        self.label_ratings(suggested)
-        return suggested
 
     @on(KeyPointChecklist.Toggled, "#checklist")
     def ticked(self) -> None:
@@ -464,12 +254,8 @@ class StudyScreen(Screen[None]):
             self.notify("Answer first; the explanation comes with the reveal.")
             return
         self.show_explanation = not self.show_explanation
-        q = current.question
-        zh = q.zh if self.qapp.language == "zh" else None
-        text = zh.explanation if zh and zh.explanation else q.explanation
-        self.query_one("#explanation", Markdown).update(
-            "**Why**\n\n" + text if self.show_explanation else ""
-        )
+        text = explanation_markdown(current.question, self.qapp.language)
+        self.query_one("#explanation", Markdown).update(text if self.show_explanation else "")
 
     def action_open_article(self) -> None:
         """Open the main linked article in the browser."""
@@ -478,19 +264,6 @@ class StudyScreen(Screen[None]):
             return
         title, url = self.qapp.bank.main_link(current.question)
         open_link(self, title, url)
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Messages of a session go to its status line above the footer, a row of their own
-        (a toast would cover the answer box and its key hints)."""
-        self.query_one(StatusLine).say(message, title=title, severity=severity, timeout=timeout)
 
     def action_undo(self) -> None:
         """Undo the last rating; that question comes back."""

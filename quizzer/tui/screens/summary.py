@@ -14,7 +14,7 @@ from quizzer.study.session import StudySession
 
 if TYPE_CHECKING:
     from quizzer.content.models import AnyQuestion
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 class SummaryScreen(Screen[None]):
@@ -44,7 +44,7 @@ class SummaryScreen(Screen[None]):
 
     def report(self) -> str:
         """The summary as Markdown."""
-        app: QuizzerApp = self.app  # type: ignore[assignment]
+        app: QuizzerAppBase = self.app  # type: ignore[assignment]
         if self.mock and self.company:
             from quizzer.study.mock import mock_report_markdown
 

@@ -9,6 +9,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from quizzer.content.bank import Bank
+from quizzer.content.language import company_name, title_in
 from quizzer.content.models import OPTION_LETTERS, AnyQuestion
 
 
@@ -16,12 +17,12 @@ def chip_list(bank: Bank, q: AnyQuestion, lang: str = "en") -> list[tuple[str, s
     """`kind · difficulty`, topic and company chips as (label, style)."""
     found = [(f" {q.kind} · d{q.difficulty} ", "reverse")]
     for topic in q.topics:
-        title = bank.topics[topic].title_zh if lang == "zh" else bank.topics[topic].title_en
+        title = title_in(bank.topics[topic], lang)
         found.append((f" {title} ", "bold on dark_blue"))
     for key in q.company_keys:
         company = bank.companies[key]
         # Chips stay short: "General (question sets compiled from …)" shows as "General".
-        name = company.name_zh if lang == "zh" else company.name_en.split(" (")[0]
+        name = company_name(company, lang)
         found.append((f" {name} ", "bold on dark_green"))
     return found
 

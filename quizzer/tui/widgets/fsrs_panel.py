@@ -19,7 +19,7 @@ from quizzer.tui.widgets.charts import bar
 
 if TYPE_CHECKING:
     from quizzer.study.workload import Workload
-    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.base import QuizzerAppBase
 
 
 def workload_chart(result: Workload, width: int = 24) -> Text:
@@ -51,7 +51,7 @@ class FsrsPanel(Vertical):
     """A fit or a reset is running."""
 
     @property
-    def qapp(self) -> QuizzerApp:
+    def qapp(self) -> QuizzerAppBase:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
