@@ -158,17 +158,26 @@ def read_answer(
             session.bury_current()
             out.write("buried until tomorrow\n")
             return MOVED_ON
-        if current.work is not None:  # a code exercise: a path, :hint, :skip, Enter
-            from quizzer.cli.plain_exercise import exercise_line
+        outcome = submit_line(session, current, line, out, lang)
+        if outcome is not None:
+            return outcome
 
-            outcome = exercise_line(session, current.work, line, out, lang)
-            if outcome is not None:
-                return outcome
-            continue
-        try:
-            return session.submit(line)
-        except AnswerError as exc:
-            out.write(f"? {exc}\n")
+
+def submit_line(
+    session: StudySession, current: Current, line: str, out: TextIO, lang: str
+) -> Outcome | None:
+    """Grade one line typed at the answer prompt: its Outcome, or None when another line is
+    wanted (an answer that cannot be read, said why; a code exercise's path, :hint or Enter,
+    handled by quizzer.cli.plain_exercise). Shared by the plain drill and the plain mock."""
+    if current.work is not None:
+        from quizzer.cli.plain_exercise import exercise_line
+
+        return exercise_line(session, current.work, line, out, lang)
+    try:
+        return session.submit(line)
+    except AnswerError as exc:
+        out.write(f"? {exc}\n")
+        return None
 
 
 def reveal_and_rate(

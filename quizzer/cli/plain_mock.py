@@ -7,12 +7,11 @@ from datetime import datetime
 from typing import TextIO
 
 from quizzer.base import clock
-from quizzer.cli.plain_drill import question_body
+from quizzer.cli.plain_drill import question_body, submit_line
 from quizzer.cli.plain_io import ask_grade, read_line
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
 from quizzer.content.render import model_answer_lines
-from quizzer.grading.answers import AnswerError
 from quizzer.progress.store import Store
 from quizzer.study.mock import MockPlan, MockRatings, deadline_passed, mock_report, mock_report_text
 from quizzer.study.session import Current, Outcome, StudySession
@@ -122,17 +121,9 @@ def read_mock_answer(
         if command in (":undo", ":suspend", ":bury"):
             out.write(f"? {command} is not available in a mock; {MOCK_COMMANDS} ends it\n")
             continue
-        if current.work is not None:  # the code exercise: checks, hints, :skip
-            from quizzer.cli.plain_exercise import exercise_line
-
-            outcome = exercise_line(session, current.work, line, out, lang)
-            if outcome is not None:
-                return outcome
-            continue
-        try:
-            return session.submit(line)
-        except AnswerError as exc:
-            out.write(f"? {exc}\n")
+        outcome = submit_line(session, current, line, out, lang)
+        if outcome is not None:
+            return outcome
 
 
 def self_rate(ratings: MockRatings, lang: str, inp: TextIO, out: TextIO) -> None:
