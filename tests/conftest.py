@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from quizzer.content.bank import CATALOGS
+from quizzer.content.bank import CATALOGS, Bank, load_bank
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_BANK = ROOT / "question_bank"
@@ -77,6 +77,13 @@ def shipped_questions(ids: Iterable[str]) -> list[dict[str, Any]]:
     missing = [qid for qid in wanted if qid not in found]
     assert not missing, f"no shipped question with id {missing}"
     return [found[qid] for qid in wanted]
+
+
+@cache
+def shipped_bank() -> Bank:
+    """The shipped bank parsed from its files (no cache file), once per test process: the tests
+    that only read it share one parse instead of each taking a second or so."""
+    return load_bank(SHIPPED_BANK, use_cache=False)
 
 
 @pytest.fixture

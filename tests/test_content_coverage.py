@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.content.bank import Bank, load_bank
+from quizzer.content.bank import Bank
 from quizzer.content.models import AnyQuestion
+from tests.conftest import shipped_bank
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "aiinfraguide"
 
 
 @pytest.fixture(scope="module")
 def bank() -> Bank:
-    return load_bank(use_cache=False)
+    return shipped_bank()
 
 
 def linked(bank: Bank, modules: set[int]) -> list[AnyQuestion]:

@@ -10,13 +10,13 @@ from click.testing import Result
 
 from quizzer.content.bank import load_bank
 from quizzer.content.interview_map import load_map
-from tests.conftest import ROOT, make_bank
+from tests.conftest import ROOT, make_bank, shipped_bank
 
 REFERENCE = ROOT.parent / "shared" / "reference" / "aiinfraguide" / "interviews.json"
 
 
 def test_every_line_of_every_interview_page_is_mapped_once_to_real_questions() -> None:
-    bank = load_bank(use_cache=False)
+    bank = shipped_bank()
     mapped = load_map(bank)
     assert mapped.problems == []
     assert len(mapped.lines) == sum(page.lines for page in bank.interviews.values())

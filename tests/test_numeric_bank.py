@@ -8,10 +8,11 @@ from collections import Counter
 
 import pytest
 
-from quizzer.content.bank import Bank, load_bank
+from quizzer.content.bank import Bank
 from quizzer.content.models import NumericQuestion
 from quizzer.grading.calc import draw_params, grade, prepare
 from quizzer.grading.units import parse_unit
+from tests.conftest import shipped_bank
 
 ALTERNATIVES = {
     (1, 0, 0, 0): ["MB", "GiB", "KiB"],
@@ -26,7 +27,7 @@ ALTERNATIVES = {
 
 @pytest.fixture(scope="module")
 def bank() -> Bank:
-    return load_bank(use_cache=False)
+    return shipped_bank()
 
 
 def numeric(bank: Bank) -> list[NumericQuestion]:

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from quizzer.content.bank import Bank, BankError, load_bank
-from tests.conftest import ROOT, SHIPPED_BANK, make_bank
+from tests.conftest import ROOT, SHIPPED_BANK, make_bank, shipped_bank
 
 SEED = ROOT.parent / "shared" / "seeds" / "003_20c397ef6210c47b.txt"
 MARKER = "Cover Image of the Post"
@@ -27,7 +27,7 @@ needs_seed = pytest.mark.skipif(not SEED.is_file(), reason="../shared (the seed 
 
 @pytest.fixture(scope="module")
 def bank() -> Bank:
-    return load_bank(use_cache=False)
+    return shipped_bank()
 
 
 @pytest.fixture(scope="module")
