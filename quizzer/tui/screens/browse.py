@@ -15,7 +15,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, Select, Tree
 
 from quizzer.content.language import title_in
@@ -24,11 +23,9 @@ from quizzer.content.render import preview_markdown
 from quizzer.grading.samples import sample_prompt
 from quizzer.study.session import Filters
 from quizzer.tui.links import open_link
-from quizzer.tui.widgets.status import StatusLine
+from quizzer.tui.widgets.status import StatusLine, StatusLineScreen
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from quizzer.content.models import AnyQuestion
     from quizzer.tui.base import QuizzerAppBase
 
@@ -52,7 +49,7 @@ class FilterSelect(Select[object]):
     ]
 
 
-class BrowseScreen(Screen[None]):
+class BrowseScreen(StatusLineScreen):
     """The question browser."""
 
     BINDINGS = [
@@ -231,18 +228,6 @@ class BrowseScreen(Screen[None]):
         from quizzer.study.queue import selection_queue
 
         self.qapp.start_study(selection_queue(self.matching()), title="Study: browser selection")
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Messages go to the status line above the footer, not over the preview."""
-        self.query_one(StatusLine).say(message, title=title, severity=severity, timeout=timeout)
 
     def action_back(self) -> None:
         """Clear the search and filters if any are set; otherwise leave."""

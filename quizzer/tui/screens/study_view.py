@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
 
 from quizzer.content.language import localise, shown_points
@@ -29,11 +28,9 @@ from quizzer.tui.widgets.answer import (
 )
 from quizzer.tui.widgets.checklist import KeyPointChecklist, checklist_title, self_grade_line
 from quizzer.tui.widgets.chips import ChipBar, article_links, option_grid
-from quizzer.tui.widgets.status import StatusLine
+from quizzer.tui.widgets.status import StatusLine, StatusLineScreen
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from quizzer.content.models import AnyQuestion
     from quizzer.study.session import Current, Outcome, StudySession
     from quizzer.tui.base import QuizzerAppBase
@@ -43,7 +40,7 @@ SELF_GRADING = ("#typed", "#checklist-title", "#checklist", "#self-grade")
 """The widgets of a recall answer's self-grading, shown after its reveal."""
 
 
-class StudyView(Screen[None]):
+class StudyView(StatusLineScreen):
     """The study screen's widgets and what they show (StudyScreen adds the session's flow)."""
 
     def __init__(self, questions: list[AnyQuestion], *, title: str = "Study") -> None:
@@ -200,16 +197,3 @@ class StudyView(Screen[None]):
         self.query_one("#self-grade", Static).update(self_grade_line(got, total))
         self.label_ratings(suggested)
         return suggested
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Messages of a session go to its status line above the footer, a row of their own
-        (a toast would cover the answer box and its key hints)."""
-        self.query_one(StatusLine).say(message, title=title, severity=severity, timeout=timeout)

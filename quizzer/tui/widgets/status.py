@@ -2,7 +2,7 @@
 
 Textual's toasts float over the bottom right of the screen, where the study screen has its
 answer box and key hints and the browser its preview; a screen with a StatusLine sends its
-notifications here instead (see ``StatusLine.notify_here``), so a message hides nothing.
+notifications here instead (``StatusLineScreen``), so a message hides nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.screen import Screen
 from textual.widgets import Static
 
 if TYPE_CHECKING:
@@ -48,3 +49,21 @@ class StatusLine(Static):
     def clear(self) -> None:
         """Empty the line (the row stays, so nothing moves)."""
         self.update("")
+
+
+class StatusLineScreen(Screen[None]):
+    """A screen whose notifications go to its StatusLine (which it composes), a row of their
+    own above the footer, instead of a toast over its content."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show ``message`` on the status line (``markup`` is unused: the line shows plain
+        text)."""
+        self.query_one(StatusLine).say(message, title=title, severity=severity, timeout=timeout)
