@@ -14,6 +14,8 @@ import pytest
 import quizzer
 from quizzer.cli import main
 
+ROOT = Path(__file__).resolve().parent.parent
+
 CORE_MODULES = sorted(
     f"quizzer.{m.name}" for m in pkgutil.iter_modules(quizzer.__path__) if m.name != "tui"
 )
@@ -27,8 +29,6 @@ def test_core_module_does_not_import_textual(module: str) -> None:
 
 
 def test_only_the_tui_package_imports_textual_in_source() -> None:
-    from pathlib import Path
-
     root = Path(quizzer.__file__).parent
     offenders = [
         str(path.relative_to(root))
@@ -91,13 +91,11 @@ def test_every_solution_function_has_a_hand_worked_test() -> None:
     """Like rustlings' `dev check`: no reference solution ships without its worked example."""
     import ast
     import re
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
-    tests = "\n".join(p.read_text("utf-8") for p in (root / "tests").rglob("test_*.py"))
+    tests = "\n".join(p.read_text("utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
     called = set(re.findall(r"\b(\w+)\(", tests))  # every name the tests call, found once
     untested = []
-    for path in sorted((root / "solutions").glob("*.py")):
+    for path in sorted((ROOT / "solutions").glob("*.py")):
         if path.name.startswith("_"):
             continue
         for node in ast.parse(path.read_text("utf-8")).body:
@@ -108,9 +106,6 @@ def test_every_solution_function_has_a_hand_worked_test() -> None:
             ):
                 untested.append(f"{path.stem}.{node.name}")
     assert untested == []
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_import_contracts_hold() -> None:
@@ -171,20 +166,18 @@ def test_tests_of_solutions_mirror_solutions_file_for_file() -> None:
     names for older banks, such as solutions/inference.py, define no function and need none)."""
     import ast
     import re
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
     functions = {
         path.stem: [
             node.name
             for node in ast.parse(path.read_text("utf-8")).body
             if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
         ]
-        for path in (root / "solutions").glob("*.py")
+        for path in (ROOT / "solutions").glob("*.py")
         if not path.name.startswith("_")
     }
     subjects = {stem for stem, names in functions.items() if names}
-    tests = {p.stem.removeprefix("test_") for p in (root / "tests" / "solutions").glob("test_*.py")}
+    tests = {p.stem.removeprefix("test_") for p in (ROOT / "tests" / "solutions").glob("test_*.py")}
     assert sorted(subjects - tests) == [] and sorted(tests - subjects) == []
     elsewhere = [
         f"{stem}.{name}"
@@ -192,7 +185,7 @@ def test_tests_of_solutions_mirror_solutions_file_for_file() -> None:
         for name in functions[stem]
         if not re.search(
             rf"\b{name}\(",
-            (root / "tests" / "solutions" / f"test_{stem}.py").read_text("utf-8"),
+            (ROOT / "tests" / "solutions" / f"test_{stem}.py").read_text("utf-8"),
         )
     ]
     assert elsewhere == []
