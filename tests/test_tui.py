@@ -265,3 +265,32 @@ async def test_back_from_a_session_lands_on_the_dashboard_with_new_counts(mini_b
         left = str(app.screen.query_one("#dash-left").render())
         assert "Weakest topics" in left and "Nothing yet" not in left and "%" in left
         assert "Retention (30 days)" in left
+
+
+async def test_footer_shows_the_revealed_keys_and_is_not_rebuilt_when_they_stay(
+    mini_bank: Path,
+) -> None:
+    from textual.widgets._footer import FooterKey
+
+    def footer(app: QuizzerApp) -> list[tuple[str, str, FooterKey]]:
+        return [(key.key, key.description, key) for key in app.screen.query(FooterKey)]
+
+    app = make(mini_bank)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert [(k, d) for k, d, _ in footer(app)] == [("escape", "Back")]
+        await pilot.press("enter")  # reveal: the answer's keys appear
+        await pilot.pause()
+        revealed = footer(app)
+        assert [d for _, d, _ in revealed] == [
+            "Back",
+            "Explain",
+            "Open article",
+            "Undo",
+            "Suspend",
+            "Help",
+        ]
+        await pilot.press("tab")  # focus moves; the keys stay, so the same widgets stay
+        await pilot.pause()
+        assert [w for _, _, w in footer(app)] == [w for _, _, w in revealed]

@@ -15,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, Markdown, Select, Tree
+from textual.widgets import Input, Markdown, Select, Tree
 
 from quizzer.content.language import title_in
 from quizzer.content.models import QUESTION_KINDS
@@ -23,6 +23,7 @@ from quizzer.content.render import preview_markdown
 from quizzer.grading.samples import sample_prompt
 from quizzer.study.session import Filters
 from quizzer.tui.links import open_link
+from quizzer.tui.widgets.footer import QuizzerFooter
 from quizzer.tui.widgets.status import StatusLine, StatusLineScreen
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ class BrowseScreen(StatusLineScreen):
             with Vertical(id="browse-preview"), VerticalScroll():
                 yield Markdown("Select a question to preview it.", id="preview")
         yield StatusLine(id="status")
-        yield Footer()
+        yield QuizzerFooter()
 
     def on_mount(self) -> None:
         self.rebuild()

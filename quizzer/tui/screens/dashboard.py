@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from quizzer.base import clock
 from quizzer.content.language import title_in
 from quizzer.tui.widgets.charts import bar, heatmap
+from quizzer.tui.widgets.footer import QuizzerFooter
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class DashboardScreen(Screen[None]):
         # One clickable Static rather than ten Button widgets: the same labels, mouse and
         # keys, at a fraction of the start-up cost (see tests/perf/README.md).
         yield Static(menu_markup(), id="menu")
-        yield Footer()
+        yield QuizzerFooter()
 
     def on_mount(self) -> None:
         # Draw the frame first, then fill in the numbers from a worker thread: the screen

@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from quizzer.tui.widgets.footer import QuizzerFooter
 
 
 class BankErrorScreen(Screen[None]):
@@ -28,4 +30,4 @@ class BankErrorScreen(Screen[None]):
                 "\nFix them (`quizzer validate` lists the same), then start quizzer again.",
                 classes="dim",
             )
-        yield Footer()
+        yield QuizzerFooter()

@@ -21,7 +21,7 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Markdown, Static, TextArea
+from textual.widgets import Button, Markdown, Static, TextArea
 
 from quizzer.grading.exercise_spec import ExerciseError
 from quizzer.progress.attempts import AttemptError
@@ -29,6 +29,7 @@ from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import StoreError
 from quizzer.tui.widgets.chips import ChipBar
 from quizzer.tui.widgets.exercise_text import reveal_markdown, task_markdown, verdict_text
+from quizzer.tui.widgets.footer import QuizzerFooter
 
 if TYPE_CHECKING:
     from quizzer.grading.exercise_verdict import Verdict
@@ -115,7 +116,7 @@ class ExerciseScreen(Screen[str]):
                     compact=True,
                     variant="error" if grade == Grade.AGAIN else "default",
                 )
-        yield Footer()
+        yield QuizzerFooter()
 
     def on_mount(self) -> None:
         lang = self.qapp.language

@@ -12,11 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from quizzer.base import clock
 from quizzer.content.language import text_in
 from quizzer.tui.widgets.charts import bar
+from quizzer.tui.widgets.footer import QuizzerFooter
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class PlanScreen(Screen[None]):
                 yield Static(id="plan-today")
                 yield Static("Time", classes="section-title")
                 yield Static(id="plan-time")
-        yield Footer()
+        yield QuizzerFooter()
 
     def on_mount(self) -> None:
         self.query_one("#plan-head", Static).update(Text(" loading…", style="dim"))

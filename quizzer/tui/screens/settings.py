@@ -11,10 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from quizzer.content.language import LANGUAGE_NAMES
 from quizzer.progress.settings import SettingError, parse_setting, stored_setting
+from quizzer.tui.widgets.footer import QuizzerFooter
 from quizzer.tui.widgets.fsrs_panel import FsrsPanel
 from quizzer.tui.widgets.titlebar import TitleBar
 
@@ -71,7 +72,7 @@ class SettingsScreen(Screen[None]):
             yield Static(id="settings-error")
             yield Button("Save (ctrl+s)", id="save", variant="primary", compact=True)
             yield FsrsPanel(id="fsrs")
-        yield Footer()
+        yield QuizzerFooter()
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:

@@ -15,11 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from quizzer.base import clock
 from quizzer.content.language import localise, title_in
 from quizzer.tui.widgets.charts import bar, forecast_columns
+from quizzer.tui.widgets.footer import QuizzerFooter
 from quizzer.tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class StatsScreen(Screen[None]):
                     yield Static(id="trend")
                     yield Static("Leeches", classes="section-title")
                     yield Static(id="leeches")
-        yield Footer()
+        yield QuizzerFooter()
 
     def on_mount(self) -> None:
         from quizzer.study.accuracy import recent_since

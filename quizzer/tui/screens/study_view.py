@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Markdown, ProgressBar, Static
+from textual.widgets import Button, Input, Markdown, ProgressBar, Static
 
 from quizzer.content.language import localise, shown_points
 from quizzer.content.models import ChoiceQuestion, NumericQuestion, RecallQuestion
@@ -28,6 +28,7 @@ from quizzer.tui.widgets.answer import (
 )
 from quizzer.tui.widgets.checklist import KeyPointChecklist, checklist_title, self_grade_line
 from quizzer.tui.widgets.chips import ChipBar, article_links, option_grid
+from quizzer.tui.widgets.footer import QuizzerFooter
 from quizzer.tui.widgets.status import StatusLine, StatusLineScreen
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class StudyView(StatusLineScreen):
                     variant="error" if grade == Grade.AGAIN else "default",
                 )
         yield StatusLine(id="status")
-        yield Footer()
+        yield QuizzerFooter()
 
     def show_question(self, current: Current) -> None:
         """The progress, chips, prompt and options of ``current``, with the answer box open."""

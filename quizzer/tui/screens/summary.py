@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
 
 from quizzer.study.session import StudySession
+from quizzer.tui.widgets.footer import QuizzerFooter
 
 if TYPE_CHECKING:
     from quizzer.content.models import AnyQuestion
@@ -40,7 +41,7 @@ class SummaryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
             yield Markdown(self.report())
-        yield Footer()
+        yield QuizzerFooter()
 
     def report(self) -> str:
         """The summary as Markdown."""
