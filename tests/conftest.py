@@ -23,6 +23,23 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXED_NOW = "2026-11-30T10:00:00+00:00"
 
 
+def _settle_textual_pilot_faster() -> None:
+    """Pilot waits after every key press until the app looks idle: it sleeps in steps of
+    ``SLEEP_GRANULARITY`` (20 ms) and stops once a step used under ``SLEEP_IDLE`` of CPU. The
+    20 ms steps, twice per key, were a third of the TUI tests' time; 5 ms steps with the same
+    5 % idle ratio wait for the same work and no longer (README, Development)."""
+    import textual._wait as wait
+
+    assert hasattr(wait, "SLEEP_GRANULARITY") and hasattr(wait, "SLEEP_IDLE"), (
+        "textual._wait changed: review _settle_textual_pilot_faster in tests/conftest.py"
+    )
+    wait.SLEEP_GRANULARITY = 0.005
+    wait.SLEEP_IDLE = wait.SLEEP_GRANULARITY / 20
+
+
+_settle_textual_pilot_faster()
+
+
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own DB and cache, a fixed clock and no fuzzing."""
@@ -67,13 +84,13 @@ def shipped_questions(ids: Iterable[str]) -> list[dict[str, Any]]:
     """The YAML mappings of these shipped questions, in the order given, from whichever question
     file holds each (a question's file follows its first topic, so tests select by id). Only the
     files holding them are parsed."""
-    import yaml
+    from quizzer.content.yamlsrc import safe_load
 
     wanted = list(ids)
     found: dict[str, dict[str, Any]] = {}
     for text in _shipped_question_files():
         if any(f"- id: {qid}\n" in text for qid in wanted if qid not in found):
-            found.update((q["id"], q) for q in yaml.safe_load(text) if q["id"] in wanted)
+            found.update((q["id"], q) for q in safe_load(text) if q["id"] in wanted)
     missing = [qid for qid in wanted if qid not in found]
     assert not missing, f"no shipped question with id {missing}"
     return [found[qid] for qid in wanted]

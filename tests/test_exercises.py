@@ -13,10 +13,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import Result
 
 from quizzer.content.models import CodeQuestion
+from quizzer.content.yamlsrc import safe_load
 from quizzer.grading import exercises
 from quizzer.grading.exercise_spec import ExerciseSpec, mutate
 from quizzer.grading.exercise_verdict import Verdict
@@ -42,7 +42,7 @@ def bank_exercises() -> tuple[CodeQuestion, ...]:
         text = path.read_text("utf-8")
         if "kind: code" not in text:
             continue
-        for raw in yaml.safe_load(text) or []:
+        for raw in safe_load(text) or []:
             if raw.get("kind") == "code":
                 found.append(CodeQuestion.model_validate(raw))
     return tuple(found)
