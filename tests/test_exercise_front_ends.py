@@ -259,8 +259,14 @@ def keys_for(text: str) -> list[str]:
 
 
 async def type_code(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    """Select everything in the editor and type ``text`` over it."""
-    await pilot.press("f7", "backspace", *keys_for(text))
+    """Select everything in the editor and paste ``text`` over it, as a terminal delivers a paste
+    (one event; a program typed key by key took seconds of Pilot time). The fix in the
+    type-run-fail-fix test is still typed key by key where it belongs."""
+    from textual import events
+
+    await pilot.press("f7")
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 async def run_checks(pilot) -> None:  # type: ignore[no-untyped-def]
