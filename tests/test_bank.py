@@ -272,8 +272,13 @@ def test_catalogs_load_from_a_copied_bank(tmp_path: Path) -> None:
     assert len(bank.articles) >= 100 and "bytedance" in bank.companies
 
 
+@pytest.mark.slow
 def test_check_jsonschema_accepts_every_question_file() -> None:
-    """The committed schema works with a standard validator, as editors and CI use it."""
+    """The committed schema works with a standard validator, as editors and CI use it.
+
+    Slow tier (its YAML reader takes about 7 s for the bank); .ci/run runs the same check on every
+    change, and test_every_question_file_matches_the_json_schema checks each file against the
+    same schema in the default run."""
     import subprocess
     import sys
 
