@@ -81,8 +81,22 @@ class PtyApp:
             self.read(0.1)
 
     def keys(self, data: bytes) -> None:
+        """Type ``data``, then drain what the app draws until it has been quiet for 0.1 s (or
+        0.3 s went by without a byte, or 2 s in all)."""
         os.write(self.fd, data)
-        self.read(0.3)
+        start = last = time.monotonic()
+        drew = False
+        while (now := time.monotonic()) < start + 2:
+            if now - last >= (0.1 if drew else 0.3):
+                return
+            ready, _, _ = select.select([self.fd], [], [], 0.02)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:
+                    return
+                self.screen += chunk
+                drew, last = True, time.monotonic()
 
     def kill(self) -> None:
         os.kill(self.pid, signal.SIGKILL)
