@@ -115,6 +115,19 @@ def shipped_bank() -> Bank:
     return load_bank(SHIPPED_BANK, use_cache=False)
 
 
+@pytest.fixture(scope="session")
+def shipped_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache directory holding the shipped bank's cache file, written once per test process,
+    for tests that start quizzer processes on the shipped bank: each then reads the cache, as a
+    user's second start does, instead of parsing 1,000+ questions again."""
+    folder = tmp_path_factory.mktemp("shipped-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("QUIZZER_CACHE", str(folder))
+        load_bank(SHIPPED_BANK)
+    assert list(folder.glob("bank-*.json")), "the shipped bank was not cached"
+    return folder
+
+
 @pytest.fixture
 def mini_bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The small test bank, selected through QUIZZER_BANK."""

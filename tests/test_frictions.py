@@ -250,13 +250,13 @@ def test_mock_for_a_company_without_questions_uses_its_tier_mates(cli: Cli) -> N
 
 
 @pytest.mark.parametrize("args", [("list",), ("list", "--json"), ("keys", "articles")])
-def test_a_closed_pipe_is_not_an_error(args: tuple[str, ...]) -> None:
+def test_a_closed_pipe_is_not_an_error(args: tuple[str, ...], shipped_cache: Path) -> None:
     # `quizzer list | head -1`: the reader leaves after one line.
     with subprocess.Popen(
         [sys.executable, "-m", "quizzer", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=os.environ.copy(),
+        env={**os.environ, "QUIZZER_CACHE": str(shipped_cache)},
     ) as process:
         assert process.stdout is not None and process.stderr is not None
         assert process.stdout.readline()
