@@ -191,6 +191,24 @@ def test_list_and_show_fill_numeric_prompts_with_fixed_sample_values(
     assert "{size_gb}" in data["prompt"]  # the JSON keeps the template too
 
 
+def test_show_speaks_the_chosen_language_and_falls_back_to_english(
+    cli: Cli, mini_bank: Path
+) -> None:
+    english = cli("show", "t-recall-one").stdout
+    assert "Why does decode read every weight" in english and "为什么" not in english
+    chinese = cli("show", "t-recall-one", "--lang", "zh").stdout
+    assert "为什么 Decode 每步都要读一遍全部权重？" in chinese
+    assert "每步只为每个序列处理一个 token。" in chinese and "  - HBM 带宽" in chinese
+    assert "算术强度低。" in chinese and "Why does decode" not in chinese
+    assert cli("settings", "language", "zh").exit_code == 0
+    assert cli("show", "t-recall-one").stdout == chinese  # the setting, without --lang
+    assert cli("show", "t-recall-one", "--lang", "en").stdout == english
+    # no Chinese text: English, not an empty answer
+    untranslated = cli("show", "t-recall-two", "--lang", "zh").stdout
+    assert "What does a block table map?" in untranslated
+    assert "Logical KV blocks of a sequence" in untranslated
+
+
 async def test_the_browser_preview_and_tree_show_sample_values(mini_bank: Path) -> None:
     from textual.widgets import Markdown, Tree
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any
 
@@ -14,8 +15,10 @@ from quizzer.cli.common import (
     fail,
     filter_options,
     open_bank,
+    open_progress,
 )
 from quizzer.content.bank import BankError
+from quizzer.content.language import LANGUAGES
 from quizzer.content.models import QUESTION_KINDS
 
 
@@ -104,11 +107,18 @@ def list_questions(search: str | None, as_json: bool, **filters: Any) -> None:
 @click.command()
 @click.argument("question_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON, with the card's state.")
-def show(question_id: str, as_json: bool) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="Language of the text (default: your setting; JSON carries both).",
+)
+def show(question_id: str, as_json: bool, lang: str | None) -> None:
     """Show one question with its answer, explanation and links (a numeric one with sample
     values, its answer and worked solution)."""
     from quizzer.content.bank import suggest
     from quizzer.content.views import question_json
+    from quizzer.progress.settings import stored_setting
 
     bank = open_bank()
     q = bank.get(question_id)
@@ -134,8 +144,23 @@ def show(question_id: str, as_json: bool) -> None:
             solution = reference_solution(q)
         except ExerciseError as exc:
             solution = f"(cannot load it: {exc})"
-    shown = None if sample is None else (sample["prompt"], sample["answer"], sample["worked"])
-    click.echo(question_text(bank, q, data["card"], sample=shown, solution=solution))
+    language = lang or stored_setting(open_progress(create=False), "language")
+    shown = None if sample is None else sample_texts(q, sample, language)
+    click.echo(question_text(bank, q, data["card"], shown, solution, language))
+
+
+def sample_texts(q: Any, sample: dict[str, Any], lang: str) -> tuple[str, str, str]:
+    """A sample draw's prompt, answer and worked solution in ``lang`` (English where the
+    question has no translation, or where its translation does not render)."""
+    from quizzer.content.language import localise
+    from quizzer.grading.calc import CalcError
+    from quizzer.grading.samples import sample_attempt
+
+    texts, attempt = localise(q, lang), sample_attempt(q)
+    if attempt is not None and texts.lang != "en":
+        with contextlib.suppress(CalcError):
+            return attempt.prompt(texts.prompt), sample["answer"], attempt.worked(texts.worked)
+    return sample["prompt"], sample["answer"], sample["worked"]
 
 
 def sample_draw(q: Any) -> dict[str, Any] | None:

@@ -161,12 +161,14 @@ def question_text(
     card: dict[str, Any] | None = None,
     sample: tuple[str, str, str] | None = None,
     solution: str | None = None,
+    lang: str = "en",
 ) -> str:
-    """A question with its answer, explanation, tags and links, for `quizzer show`.
+    """A question with its answer, explanation, tags and links in ``lang``, for `quizzer show`.
     ``sample``: a numeric question's (prompt, answer, worked solution) for one draw of its
     parameters, shown instead of the raw template; ``solution``: a code exercise's reference
     solution."""
-    prompt = sample[0] if sample else q.prompt
+    texts = localise(q, lang)
+    prompt = sample[0] if sample else texts.prompt
     lines = [f"{q.id}  [{q.kind}, difficulty {q.difficulty}]", "", prompt.rstrip(), ""]
     if sample:
         lines += [
@@ -176,33 +178,34 @@ def question_text(
             "",
         ]
     if isinstance(q, ChoiceQuestion):
-        for letter, option in zip(OPTION_LETTERS, q.options, strict=False):
+        for letter, option in zip(OPTION_LETTERS, texts.options, strict=False):
             mark = "*" if letter in q.correct else " "
             lines.append(f" {mark}{letter}. {option}")
         lines.append("")
     if isinstance(q, RecallQuestion):
-        lines += ["Answer:", q.answer.rstrip(), "", "Key points:"]
-        lines += [f"  - {point}" for point in q.key_points]
+        lines += ["Answer:", texts.answer.rstrip(), "", "Key points:"]
+        lines += [f"  - {point}" for point in shown_points(q, lang)]
         lines.append("")
     if isinstance(q, CodeQuestion):
-        lines += code_text(q, solution)
-    lines += ["Why:", q.explanation.rstrip(), ""]
+        lines += code_text(q, solution, lang)
+    lines += ["Why:", texts.explanation.rstrip(), ""]
     lines.append("Topics: " + ", ".join(q.topics))
     if q.companies:
         lines.append("Asked at: " + ", ".join(f"{t.key} ({t.source})" for t in q.companies))
     lines.append("Read more:")
-    lines.append(links_text(bank, q))
+    lines.append(links_text(bank, q, lang))
     if card:
         lines.append(card_text(card))
     return "\n".join(lines)
 
 
-def code_text(q: CodeQuestion, solution: str | None = None) -> list[str]:
-    """A code exercise's function, starter, hints and (when given) reference solution."""
+def code_text(q: CodeQuestion, solution: str | None = None, lang: str = "en") -> list[str]:
+    """A code exercise's function, starter, hints (in ``lang``) and (when given) reference
+    solution."""
     lines = [f"Write `{q.entry}` ({q.time_limit_s:g} s per check). Starter:", ""]
     lines += [f"    {row}".rstrip() for row in q.starter.rstrip().splitlines()]
     lines += ["", "Hints:"]
-    lines += [f"  {number}. {hint}" for number, hint in enumerate(q.hints, 1)]
+    lines += [f"  {number}. {hint}" for number, hint in enumerate(localise(q, lang).hints, 1)]
     if solution is not None:
         lines += ["", "Reference solution:", ""]
         lines += [f"    {row}".rstrip() for row in solution.rstrip().splitlines()]
