@@ -272,6 +272,29 @@ def test_catalogs_load_from_a_copied_bank(tmp_path: Path) -> None:
     assert len(bank.articles) >= 100 and "bytedance" in bank.companies
 
 
+def test_banks_with_the_same_catalogs_stay_separate_and_a_changed_catalog_is_read_again(
+    tmp_path: Path,
+) -> None:
+    first = load_bank(make_bank(tmp_path / "one"), use_cache=False)
+    key = next(iter(first.articles))
+    title = first.articles[key].title_en
+    del first.articles[key]  # one bank's tables are its own
+    second = load_bank(make_bank(tmp_path / "two"), use_cache=False)
+    assert second.articles[key].title_en == title
+    edited = make_bank(tmp_path / "three")
+    path = edited / "articles.yaml"
+    text = path.read_text("utf-8")
+    assert text.count(title) >= 1
+    path.write_text(text.replace(title, "Renamed for this test", 1), "utf-8")
+    assert load_bank(edited, use_cache=False).articles[key].title_en == "Renamed for this test"
+    broken = make_bank(tmp_path / "four")
+    (broken / "companies.yaml").write_text("companies: [", "utf-8")
+    for _ in range(2):  # a catalog with a problem is reported on every load
+        with pytest.raises(BankError) as raised:
+            load_bank(broken, use_cache=False)
+        assert any(d.path.endswith("companies.yaml") for d in raised.value.diagnostics)
+
+
 @pytest.mark.slow
 def test_check_jsonschema_accepts_every_question_file() -> None:
     """The committed schema works with a standard validator, as editors and CI use it.

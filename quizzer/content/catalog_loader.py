@@ -19,6 +19,7 @@ from quizzer.content.catalogs import (
     Track,
 )
 from quizzer.content.diagnostics import Collector, Reporter, suggest
+from quizzer.content.sources import CATALOGS
 from quizzer.content.tracks import load_tracks
 
 ARTICLES = CatalogFile("articles.yaml", "articles", Article)
@@ -50,8 +51,39 @@ class Catalogs(NamedTuple):
     tracks: dict[str, Track]
 
 
+_CLEAN: dict[tuple[bytes, ...], Catalogs] = {}
+"""The catalogs of the last clean load, by the bytes of the catalog files: a process that loads a
+bank with the same catalogs again (a reload after a question file changed; each test bank copies
+the shipped catalogs) validates their rows once. The models are frozen; each load gets its own
+dicts and lists."""
+
+
 def load_catalogs(root: Path, sources: dict[Path, bytes], errors: Collector) -> Catalogs:
     """Every catalog, read from ``sources``; every problem with them reported to ``errors``."""
+    found = [sources.get(root / name) for name in CATALOGS]
+    key = tuple(data for data in found if data is not None)
+    kept = _CLEAN.get(key) if len(key) == len(CATALOGS) else None
+    if kept is None:
+        reported = len(errors.items)
+        kept = _read_catalogs(root, sources, errors)
+        if len(errors.items) > reported or len(key) != len(CATALOGS):
+            return kept  # a catalog with a problem is read (and reported) every time
+        _CLEAN.clear()
+        _CLEAN[key] = kept
+    return Catalogs(
+        articles=dict(kept.articles),
+        companies=dict(kept.companies),
+        modules=list(kept.modules),
+        topics=dict(kept.topics),
+        topic_chapter=dict(kept.topic_chapter),
+        interviews=dict(kept.interviews),
+        readings=dict(kept.readings),
+        tracks=dict(kept.tracks),
+    )
+
+
+def _read_catalogs(root: Path, sources: dict[Path, bytes], errors: Collector) -> Catalogs:
+    """Every catalog, parsed and validated from ``sources``."""
     reader = CatalogReader(root, sources, errors)
     modules, topics, topic_chapter = _taxonomy(reader)
     return Catalogs(
