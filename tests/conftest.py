@@ -41,17 +41,6 @@ def _settle_textual_pilot_faster() -> None:
 _settle_textual_pilot_faster()
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto` starts one worker more than the CPUs this process may use: about a fifth of a
-    worker's time is spent waiting on child processes (kills, the app in a terminal, exercise
-    sandboxes), and the extra worker keeps every CPU busy meanwhile. PYTEST_XDIST_AUTO_NUM_WORKERS
-    still overrides it."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (cpus or 1) + 1
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Python's cycle collector, tuned for a test process: the modules, the shipped bank and the
     test functions loaded so far are frozen out of its scans, and it runs every 300,000 new
