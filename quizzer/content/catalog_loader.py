@@ -5,6 +5,7 @@ read the one way catalog_reader.py reads a catalog; this module adds their cross
 from __future__ import annotations
 
 from collections.abc import Callable
+from copy import copy
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,35 +52,26 @@ class Catalogs(NamedTuple):
     tracks: dict[str, Track]
 
 
-_CLEAN: dict[tuple[bytes, ...], Catalogs] = {}
+_CLEAN: dict[tuple[bytes | None, ...], Catalogs] = {}
 """The catalogs of the last clean load, by the bytes of the catalog files: a process that loads a
 bank with the same catalogs again (a reload after a question file changed; each test bank copies
 the shipped catalogs) validates their rows once. The models are frozen; each load gets its own
-dicts and lists."""
+dicts and lists. (When one catalog differs, parse._remembered still spares re-parsing the YAML of
+the others.)"""
 
 
 def load_catalogs(root: Path, sources: dict[Path, bytes], errors: Collector) -> Catalogs:
     """Every catalog, read from ``sources``; every problem with them reported to ``errors``."""
-    found = [sources.get(root / name) for name in CATALOGS]
-    key = tuple(data for data in found if data is not None)
-    kept = _CLEAN.get(key) if len(key) == len(CATALOGS) else None
+    key = tuple(sources.get(root / name) for name in CATALOGS)
+    kept = _CLEAN.get(key)
     if kept is None:
         reported = len(errors.items)
         kept = _read_catalogs(root, sources, errors)
-        if len(errors.items) > reported or len(key) != len(CATALOGS):
+        if None in key or len(errors.items) > reported:
             return kept  # a catalog with a problem is read (and reported) every time
         _CLEAN.clear()
         _CLEAN[key] = kept
-    return Catalogs(
-        articles=dict(kept.articles),
-        companies=dict(kept.companies),
-        modules=list(kept.modules),
-        topics=dict(kept.topics),
-        topic_chapter=dict(kept.topic_chapter),
-        interviews=dict(kept.interviews),
-        readings=dict(kept.readings),
-        tracks=dict(kept.tracks),
-    )
+    return Catalogs._make(copy(table) for table in kept)
 
 
 def _read_catalogs(root: Path, sources: dict[Path, bytes], errors: Collector) -> Catalogs:
