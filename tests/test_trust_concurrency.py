@@ -63,16 +63,24 @@ class PtyApp:
         self.pid, self.fd = pid, fd
         self.screen = b""
 
+    def _read_some(self, wait: float) -> bool | None:
+        """Add what the app drew within ``wait`` seconds to the screen: whether it drew
+        anything, or None once the terminal is closed."""
+        ready, _, _ = select.select([self.fd], [], [], wait)
+        if not ready:
+            return False
+        try:
+            self.screen += os.read(self.fd, 65536)
+        except OSError:
+            return None
+        return True
+
     def read(self, seconds: float = 0.2) -> None:
         """Drain what the app drew (so it never blocks on a full terminal)."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            ready, _, _ = select.select([self.fd], [], [], 0.05)
-            if ready:
-                try:
-                    self.screen += os.read(self.fd, 65536)
-                except OSError:
-                    return
+            if self._read_some(0.05) is None:
+                return
 
     def wait_text(self, text: bytes, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -89,13 +97,10 @@ class PtyApp:
         while (now := time.monotonic()) < start + 2:
             if now - last >= (0.1 if drew else 0.3):
                 return
-            ready, _, _ = select.select([self.fd], [], [], 0.02)
-            if ready:
-                try:
-                    chunk = os.read(self.fd, 65536)
-                except OSError:
-                    return
-                self.screen += chunk
+            got = self._read_some(0.02)
+            if got is None:
+                return
+            if got:
                 drew, last = True, time.monotonic()
 
     def kill(self) -> None:
