@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from typing import Any
 
@@ -118,6 +117,7 @@ def show(question_id: str, as_json: bool, lang: str | None) -> None:
     values, its answer and worked solution)."""
     from quizzer.content.bank import suggest
     from quizzer.content.views import question_json
+    from quizzer.grading.samples import sample_prompt, sample_worked
     from quizzer.progress.settings import stored_setting
 
     bank = open_bank()
@@ -145,22 +145,11 @@ def show(question_id: str, as_json: bool, lang: str | None) -> None:
         except ExerciseError as exc:
             solution = f"(cannot load it: {exc})"
     language = lang or stored_setting(open_progress(create=False), "language")
-    shown = None if sample is None else sample_texts(q, sample, language)
+    shown = None
+    if sample is not None:
+        worked = sample_worked(q, language) or sample["worked"]
+        shown = (sample_prompt(q, language), sample["answer"], worked)
     click.echo(question_text(bank, q, data["card"], shown, solution, language))
-
-
-def sample_texts(q: Any, sample: dict[str, Any], lang: str) -> tuple[str, str, str]:
-    """A sample draw's prompt, answer and worked solution in ``lang`` (English where the
-    question has no translation, or where its translation does not render)."""
-    from quizzer.content.language import localise
-    from quizzer.grading.calc import CalcError
-    from quizzer.grading.samples import sample_attempt
-
-    texts, attempt = localise(q, lang), sample_attempt(q)
-    if attempt is not None and texts.lang != "en":
-        with contextlib.suppress(CalcError):
-            return attempt.prompt(texts.prompt), sample["answer"], attempt.worked(texts.worked)
-    return sample["prompt"], sample["answer"], sample["worked"]
 
 
 def sample_draw(q: Any) -> dict[str, Any] | None:

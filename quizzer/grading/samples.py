@@ -7,6 +7,8 @@ listing does not change between runs. A study session still draws fresh values p
 
 from __future__ import annotations
 
+import contextlib
+
 from quizzer.content.language import localise
 from quizzer.content.models import AnyQuestion, NumericQuestion
 from quizzer.grading.calc import Attempt, CalcError, prepare
@@ -44,3 +46,19 @@ def sample_prompt(q: AnyQuestion, lang: str = "en") -> str:
         return attempt.prompt(text)
     except CalcError:  # a Chinese template naming a field the English one does not
         return text
+
+
+def sample_worked(q: AnyQuestion, lang: str = "en") -> str | None:
+    """A numeric question's worked solution in ``lang`` filled with the sample values: English
+    where it has no Chinese one, or where its Chinese one does not render; None for other kinds
+    and when the sample draw cannot be computed."""
+    if not isinstance(q, NumericQuestion):
+        return None
+    attempt = sample_attempt(q)
+    if attempt is None:
+        return None
+    for template in (localise(q, lang).worked, q.worked):
+        if template is not None:
+            with contextlib.suppress(CalcError):
+                return attempt.worked(template)
+    return None
