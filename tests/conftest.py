@@ -169,16 +169,18 @@ def run_quizzer(
     )
 
 
-def spawn_quizzer(*args: str, stderr: int = subprocess.PIPE) -> subprocess.Popen[str]:
+def spawn_quizzer(
+    *args: str, stderr: int = subprocess.PIPE, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     """Start `python -m quizzer` with piped stdin and stdout, for tests that feed it lines while
-    it runs, or kill it."""
+    it runs, or kill it. ``env`` adds to (or replaces) this process's environment."""
     return subprocess.Popen(
         [sys.executable, "-m", "quizzer", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,
-        env=os.environ.copy(),
+        env={**os.environ, **(env or {})},
     )
 
 
