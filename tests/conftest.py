@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -109,23 +111,40 @@ def shipped_questions(ids: Iterable[str]) -> list[dict[str, Any]]:
 
 
 @cache
-def shipped_bank() -> Bank:
-    """The shipped bank parsed from its files (no cache file), once per test process: the tests
-    that only read it share one parse instead of each taking a second or so."""
-    return load_bank(SHIPPED_BANK, use_cache=False)
-
-
-@pytest.fixture(scope="session")
-def shipped_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache directory holding the shipped bank's cache file, written once per test process,
-    for tests that start quizzer processes on the shipped bank: each then reads the cache, as a
-    user's second start does, instead of parsing 1,000+ questions again."""
-    folder = tmp_path_factory.mktemp("shipped-cache")
+def _shipped_parse() -> tuple[Bank, Path]:
+    """The shipped bank parsed from its files, once per test process, and the cache folder that
+    parse wrote its cache file to (a new temporary folder, removed when the process ends)."""
+    folder = Path(tempfile.mkdtemp(prefix="quizzer-shipped-cache-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QUIZZER_CACHE", str(folder))
-        load_bank(SHIPPED_BANK)
+        bank = load_bank(SHIPPED_BANK)  # the folder is new: parsed, never read from a cache
     assert list(folder.glob("bank-*.json")), "the shipped bank was not cached"
-    return folder
+    return bank, folder
+
+
+def shipped_bank() -> Bank:
+    """The shipped bank parsed from its files, once per test process: the tests that only read
+    it share one parse instead of each taking a second or so."""
+    return _shipped_parse()[0]
+
+
+@pytest.fixture
+def shipped_cache() -> Path:
+    """A cache directory holding the shipped bank's cache file (written by the one parse of
+    ``shipped_bank``), for tests that start quizzer processes on the shipped bank: each then
+    reads the cache, as a user's second start does, instead of parsing 1,000+ questions again."""
+    return _shipped_parse()[1]
+
+
+@pytest.fixture
+def warm_cache(shipped_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """QUIZZER_CACHE at the cache that already holds the shipped bank, as on the machine of a
+    user who has run quizzer before: for tests of what a command does on the shipped bank (the
+    cache itself has its own tests), which then read that file instead of each parsing the
+    bank again and writing a cache of their own."""
+    monkeypatch.setenv("QUIZZER_CACHE", str(shipped_cache))
+    return shipped_cache
 
 
 @pytest.fixture

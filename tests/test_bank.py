@@ -189,6 +189,7 @@ def test_shipped_bank_validates_without_running_its_code(cli) -> None:  # type: 
     assert result.output.startswith("ok: ")
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_list_json_has_links_and_tags(cli) -> None:  # type: ignore[no-untyped-def]
     data = json.loads(cli("list", "--json").output)
     assert len(data) >= 40

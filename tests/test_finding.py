@@ -74,6 +74,7 @@ def test_search_is_a_phrase_not_loose_words(cli: Cli, mini_bank: Path) -> None:
     assert len(listed(cli("list", "--search", " - "))) == 7  # punctuation only: no filter
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_flash_attention_finds_the_flashattention_questions(cli: Cli) -> None:
     found = set(listed(cli("list", "--search", "flash attention")))
     bank = load_bank()
@@ -85,6 +86,7 @@ def test_flash_attention_finds_the_flashattention_questions(cli: Cli) -> None:
         assert matches_search(bank.by_id[qid], "flashattention")
 
 
+@pytest.mark.usefixtures("warm_cache")
 async def test_the_browser_uses_the_same_search_and_opens_down_to_matches() -> None:
     from textual.widgets import Tree
 
@@ -137,6 +139,7 @@ def test_keys_lists_keys_names_and_counts(cli: Cli, mini_bank: Path) -> None:
     assert row["questions"] == 3 and row["note"] == "module 4"
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_keys_tracks_lists_the_study_tracks_with_their_questions(cli: Cli) -> None:
     shown = cli("keys", "tracks")
     assert shown.exit_code == 0

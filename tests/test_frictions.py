@@ -238,6 +238,7 @@ def test_mock_unknown_company_lists_valid_ones(cli: Cli, mini_bank: Path) -> Non
     assert "`quizzer keys companies` lists all" in result.output
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_mock_for_a_company_without_questions_uses_its_tier_mates(cli: Cli) -> None:
     result = cli("mock", "--company", "deepglint", "--plain", "--minutes", "3", input="")
     assert result.exit_code == 0, result.output

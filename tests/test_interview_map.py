@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import Result
 
 from quizzer.content.bank import load_bank
@@ -52,6 +53,7 @@ def test_map_problems_name_the_place(tmp_path: Path) -> None:
     assert "is not mapped" in text  # every other company's pages
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_coverage_json_reports_interview_lines(cli: Callable[..., Result]) -> None:
     report = json.loads(cli("coverage", "--json").output)["interviews"]
     overall = report["overall"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from quizzer.content.bank import load_bank
 from quizzer.content.layout import misplaced
 from tests.conftest import SHIPPED_BANK, make_bank
@@ -34,6 +36,7 @@ def bank_with(tmp_path: Path, files: dict[str, str]) -> Path:
     return bank
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_the_shipped_bank_follows_the_layout() -> None:
     bank = load_bank(SHIPPED_BANK)
     assert misplaced(bank) == []

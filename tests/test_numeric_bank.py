@@ -78,6 +78,7 @@ def test_draws_are_seeded_and_vary(bank: Bank) -> None:
     assert varied >= len(numeric(bank)) * 0.9
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_cli_solve_check_for_a_sample(cli) -> None:  # type: ignore[no-untyped-def]
     ids = [q["id"] for q in json.loads(cli("list", "--kind", "numeric", "--json").output)]
     assert Counter(ids).most_common(1)[0][1] == 1

@@ -29,16 +29,9 @@ NOW = datetime.fromisoformat(FIXED_NOW)
 INTERVIEW = "2027-01-15"
 
 
-@pytest.fixture(scope="module")
-def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One bank cache for the module: the shipped bank is parsed once, not once per test."""
-    return tmp_path_factory.mktemp("bank-cache")
-
-
 @pytest.fixture
-def shipped(shared_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Bank:
+def shipped(warm_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Bank:
     """The shipped bank (with its interview map), through QUIZZER_BANK."""
-    monkeypatch.setenv("QUIZZER_CACHE", str(shared_cache))
     monkeypatch.setenv("QUIZZER_BANK", str(SHIPPED_BANK))
     return load_bank()
 

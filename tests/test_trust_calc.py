@@ -51,6 +51,7 @@ def spy_solutions(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, An
 # 11a: values are checked against the spec -------------------------------------------------
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_set_text_for_a_choice_parameter_is_refused_before_the_solution_runs(
     cli: Cli, spy_solutions: list[dict[str, Any]]
 ) -> None:
@@ -84,6 +85,7 @@ def test_set_integer_range_with_step_refuses_off_grid_fractions_and_out_of_range
     assert params == {"size_gb": 4, "gpus": 8, "bw_gbps": 150}
 
 
+@pytest.mark.usefixtures("warm_cache")
 def test_set_fixed_value_accepts_only_that_value(cli: Cli) -> None:
     qid = "calc-naive-attention-score-memory"  # head_dim: {value: 128}
     assert solved_params(cli, qid, "--set", "head_dim=128")["params"]["head_dim"] == 128
@@ -257,6 +259,7 @@ VALUES = st.one_of(
 )
 
 
+@pytest.mark.usefixtures("warm_cache")
 @settings(
     max_examples=int(os.environ.get("QUIZZER_FUZZ_EXAMPLES", "60")),
     deadline=None,

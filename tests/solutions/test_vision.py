@@ -212,10 +212,10 @@ def test_kaiming_std():
 
 def test_drawn_problems_are_sensible():
     """Many seeded draws per numeric question: finite answers, shapes >= 1, IoU in [0, 1]."""
-    from quizzer.content.bank import load_bank
     from quizzer.grading.calc import prepare
+    from tests.conftest import shipped_bank
 
-    bank = load_bank(use_cache=False)
+    bank = shipped_bank()
     ids = [
         q.id
         for q in bank.questions
