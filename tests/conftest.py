@@ -54,6 +54,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(300_000, 100, 1000)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """After the last test: one full collection (a finaliser it runs still reaches pytest's
+    unraisable-exception check, which runs later), then what is left is frozen, so that check's
+    own five full collections in a row scan only what is made after, not the whole heap five
+    times (0.7 s per worker)."""
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own DB and cache, a fixed clock and no fuzzing."""

@@ -132,7 +132,7 @@ def hammer(seconds: float, mini_bank: Path) -> None:
 
 
 def test_two_writers_for_a_few_seconds(mini_bank: Path) -> None:
-    hammer(3, mini_bank)
+    hammer(2, mini_bank)
 
 
 @SLOW
