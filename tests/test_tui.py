@@ -241,6 +241,32 @@ async def test_bank_problems_show_on_screen_not_as_a_crash(tmp_path: Path) -> No
         await pilot.press("q")
 
 
+async def test_a_session_opened_at_start_fills_the_dashboard_only_when_it_shows(
+    mini_bank: Path,
+) -> None:
+    app = make(mini_bank, ["t-recall-one"])  # `quizzer drill --id t-recall-one`
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        dashboard = app.screen_stack[0]
+        assert type(app.screen).__name__ == "StudyScreen"
+        # Nothing computed for a screen nobody sees yet (start-up work saved).
+        assert "loading" in str(dashboard.query_one("#counts").render())
+        await pilot.press("enter")  # a blank answer: the model answer shows
+        await pilot.pause()
+        await pilot.press("enter")  # Again, the suggestion for a blank answer
+        await pilot.pause()
+        assert [r[1] for r in reviews(app)] == [1]
+        for _ in range(3):
+            if app.screen is dashboard:
+                break
+            await pilot.press("escape")
+            await pilot.pause()
+        await settle(pilot)
+        assert app.screen is dashboard
+        counts = str(dashboard.query_one("#counts").render())
+        assert "loading" not in counts and "Reviewed today 1" in counts
+
+
 async def test_back_from_a_session_lands_on_the_dashboard_with_new_counts(mini_bank: Path) -> None:
     app = make(mini_bank)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -97,11 +97,24 @@ class DashboardScreen(Screen[None]):
         # appears at once and stays responsive with a large bank and years of history.
         self.query_one("#counts", Static).update(Text(" loading…", style="dim"))
         self.loaded = False
+        self.wanted = False
         # Start loading once the first frame is painted, so the thread does not compete with it.
-        self.call_after_refresh(self.refresh_data)
+        self.call_after_refresh(self.first_load)
+
+    def first_load(self) -> None:
+        """Load now if this screen can be seen (on top, or under see-through dialogs); under a
+        session the app opened at start (`quizzer drill --id …`, a mock), load when that
+        session ends and this screen shows."""
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1 :] if self in stack else []
+        if all(screen.styles.background.a < 1 for screen in above):
+            self.refresh_data()
+        else:
+            self.wanted = True
 
     def on_screen_resume(self) -> None:
-        if getattr(self, "loaded", False):
+        if getattr(self, "loaded", False) or getattr(self, "wanted", False):
+            self.wanted = False
             self.refresh_data()
 
     @work(thread=True, exclusive=True, group="dashboard")
