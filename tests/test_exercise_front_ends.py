@@ -448,7 +448,7 @@ def test_plain_mock_checks_the_exercise_and_saves_its_suggested_rating(
     code_bank: Path, cli: Callable[..., Result], tmp_path: Path
 ) -> None:
     naive, good = write(tmp_path, "naive.py", NAIVE), write(tmp_path, "good.py", GOOD)
-    fed = f"prefill is compute-bound\n{naive}\n{good}\n3\n"
+    fed = f"prefill is compute-bound\n{naive}\n{good}\n\n3\n"
     result = cli("mock", "--company", "bytedance", "--plain", "--minutes", "45", input=fed)
     out = result.output
     assert result.exit_code == 0, out

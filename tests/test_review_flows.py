@@ -46,19 +46,21 @@ def test_mock_interview_plain_reports_topics_and_urls(mini_bank: Path) -> None:
         "--plain",
         "--minutes",
         "1",
-        input="decode streams weights\n3\n",
+        input="decode streams weights\n\n3\n",
     )
     assert result.returncode == 0, result.stderr
     assert "Mock interview report: ByteDance" in result.stdout
     assert "Prefill and decode" in result.stdout  # topic of the tagged question
     assert stats()["reviews_total"] == 1
-    again = run_quizzer("mock", "--company", "bytedance", "--plain", "--minutes", "1", input="\n\n")
+    again = run_quizzer(
+        "mock", "--company", "bytedance", "--plain", "--minutes", "1", input="\n\n\n"
+    )
     assert "Last mock (2026-11-30): 100% → now 0% (-100%)" in again.stdout
     assert "https://caomaolufei.github.io/AIInfraGuide/" in again.stdout
 
 
 def test_mock_self_rating_asks_again_after_garbage(mini_bank: Path) -> None:
-    fed = "my answer\nbanana\n1\n"
+    fed = "my answer\n\nbanana\n1\n"
     result = run_quizzer("mock", "--company", "bytedance", "--plain", "--minutes", "1", input=fed)
     assert result.returncode == 0, result.stderr
     assert "? type 1-4 or again/hard/good/easy" in result.stdout

@@ -177,12 +177,12 @@ MOCK = ["t-recall-one", "t-choice-one", "t-recall-two"]
 
 
 def test_plain_mock_quit_ends_it_is_not_an_answer_and_recall_is_self_rated(bank: Bank) -> None:
-    text, store = plain_mock(bank, MOCK, "weights streamed\nB\n:quit\n2\n")
+    text, store = plain_mock(bank, MOCK, "weights streamed\nB\n:quit\n\n2\n")
     assert "Interview ended." in text
     # The typed recall answer is shown beside the model answer and key points, then rated.
     assert "Your answer: weights streamed" in text
     assert "Model answer:\nEach step multiplies the weights" in text
-    assert "  - GEMV per sequence" in text
+    assert "  1. GEMV per sequence" in text
     assert saved(store) == [("t-choice-one", 3, "B"), ("t-recall-one", 2, "weights streamed")]
     assert all(answer != ":quit" for _, _, answer in saved(store))
 
@@ -196,20 +196,20 @@ def test_plain_mock_end_of_input_saves_what_was_rated_and_asks_nothing_more(bank
 
 
 def test_plain_mock_end_of_input_while_self_rating_keeps_earlier_ratings(bank: Bank) -> None:
-    text, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "a\nb\n4\n")
+    text, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "a\nb\n\n4\n\n")
     assert text.count("Rate yourself") == 2
     assert saved(store) == [("t-recall-one", 4, "a")]
     assert store.card("t-recall-two") is None
 
 
 def test_plain_mock_quit_while_self_rating_stops_leaving_the_rest_unrated(bank: Bank) -> None:
-    text, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "a\nb\nagain\n:quit\n")
+    text, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "a\nb\n\nagain\n:quit\n")
     assert saved(store) == [("t-recall-one", 1, "a")]
     assert "Not rated, so not saved: t-recall-two" in text
 
 
 def test_plain_mock_blank_recall_enter_takes_again_typed_takes_good(bank: Bank) -> None:
-    _, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "\nmy answer\n\n\n")
+    _, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "\nmy answer\n\n\n\n\n")
     assert saved(store) == [("t-recall-one", 1, ""), ("t-recall-two", 3, "my answer")]
 
 

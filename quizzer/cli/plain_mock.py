@@ -9,6 +9,7 @@ from typing import TextIO
 from quizzer.base import clock
 from quizzer.cli.plain_drill import question_body, submit_line
 from quizzer.cli.plain_io import ask_grade, read_line
+from quizzer.cli.plain_points import ask_key_points
 from quizzer.content.bank import Bank
 from quizzer.content.models import RecallQuestion
 from quizzer.content.render import model_answer_lines
@@ -20,13 +21,14 @@ MOCK_COMMANDS = ":quit"
 
 
 def self_rating_text(current: Current, lang: str) -> str:
-    """A recall answer beside the model answer and key points, for the self-rating."""
+    """A recall answer beside the model answer and its key points, numbered as the key-point
+    line counts them, for the self-rating."""
     q = current.question
     assert isinstance(q, RecallQuestion)
     lines = [
         f"\n{q.id}: " + current.prompt(lang).strip().splitlines()[0],
         "Your answer: " + (current.answer or "(blank)"),
-        *model_answer_lines(q, lang),
+        *model_answer_lines(q, lang, numbered=True),
     ]
     return "\n".join(lines) + "\n"
 
@@ -127,8 +129,9 @@ def read_mock_answer(
 
 
 def self_rate(ratings: MockRatings, lang: str, inp: TextIO, out: TextIO) -> None:
-    """Have each recall answer rated 1-4 beside the model answer, until none is left or the
-    user stops (:quit or end of input: those left are not saved)."""
+    """Have each recall answer rated beside the model answer, as the plain drill rates one:
+    a line of the key points got (saved with the rating; it sets the suggestion), then 1-4.
+    Until none is left or the user stops (:quit or end of input: those left are not saved)."""
     if ratings.pending:
         out.write(
             f"\nRate your {len(ratings.pending)} recall answer(s) against the model answer "
@@ -136,6 +139,8 @@ def self_rate(ratings: MockRatings, lang: str, inp: TextIO, out: TextIO) -> None
         )
     while (current := ratings.next_to_rate()) is not None:
         out.write(self_rating_text(current, lang))
+        if not ask_key_points(inp, out, ratings.session):
+            break
         default = ratings.suggestion(current)
         grade = ask_grade(inp, out, f"Rate yourself 1-4 [Enter = {default.label}]> ", default)
         if grade is None:
