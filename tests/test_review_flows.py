@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 
 from quizzer.progress.store import Store
 from tests.conftest import run_quizzer
@@ -165,6 +167,23 @@ def test_new_stub_is_valid_but_for_its_todo_text(mini_bank: Path, kind: str) -> 
     assert target.read_text("utf-8").startswith("# yaml-language-server:")
     checked = run_quizzer("validate")
     assert checked.returncode == 1 and only_placeholders(checked.stderr), checked.stderr
+
+
+def test_new_code_stub_names_the_spec_module_to_write_and_is_valid_but_for_its_todo_text(
+    mini_bank: Path, cli: Callable[..., Result]
+) -> None:
+    args = ("new", "--kind", "code", "--topic", "kv-cache", "--article", "m4-c1-1.1")
+    made = cli(*args)
+    assert made.exit_code == 0, made.output
+    assert "added kv-cache-new-1" in made.output
+    assert "Write its ExerciseSpec in solutions/exercises/kv_cache.py" in made.output
+    text = (mini_bank / "questions" / "inference" / "kv-cache.yaml").read_text("utf-8")
+    assert "  kind: code\n" in text and "  entry: solve\n" in text and "def solve(" in text
+    assert "  checks: solutions.exercises.kv_cache.TODO\n" in text
+    checked = cli("validate")
+    assert checked.exit_code == 1 and only_placeholders(checked.output), checked.output
+    assert "placeholder text 'TODO' in checks" in checked.output
+    assert "added kv-cache-new-2" in cli(*args).output  # a stub waiting does not block the next
 
 
 def test_new_asks_for_what_is_missing(mini_bank: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from quizzer.cli.common import fail, open_bank
+from quizzer.content.models import QUESTION_KINDS
 
 
 @click.command()
@@ -113,7 +114,7 @@ def import_reviews(source: Path) -> None:
 @click.command()
 @click.option(
     "--kind",
-    type=click.Choice(["recall", "choice", "numeric"]),
+    type=click.Choice(QUESTION_KINDS),
     help="Kind of question (asked if left out).",
 )
 @click.option("--topic", help="Topic key from topics.yaml.")
@@ -122,14 +123,12 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
     """Append a valid question stub to the right file (asks for what you leave out)."""
     from quizzer.cli.common import refuse_installed_bank
     from quizzer.content.keys import unknown_key_message
-    from quizzer.content.scaffold import ScaffoldError, append_stub
+    from quizzer.content.scaffold import ScaffoldError, append_stub, spec_module
 
     refuse_installed_bank("new")
     bank = open_bank(allow_placeholders=True)  # other stubs may still wait to be filled in
     if kind is None:
-        kind = click.prompt(
-            "Kind", type=click.Choice(["recall", "choice", "numeric"]), default="recall"
-        )
+        kind = click.prompt("Kind", type=click.Choice(QUESTION_KINDS), default="recall")
     while topic not in bank.topics:
         if topic is not None:
             click.echo(unknown_key_message(bank, "topics", topic), err=True)
@@ -143,7 +142,10 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
         question_id, path, line = append_stub(bank, kind, topic, article)
     except ScaffoldError as exc:
         fail(str(exc))
+    module = f"solutions/exercises/{spec_module(topic)}.py"
+    spec = f"Write its ExerciseSpec in {module} and name it under checks.\n"
     click.echo(
         f"added {question_id} at {path}:{line}\n"
-        "Replace its TODO text (until then it is not served), then run: quizzer validate"
+        + (spec if kind == "code" else "")
+        + "Replace its TODO text (until then it is not served), then run: quizzer validate"
     )

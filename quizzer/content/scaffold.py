@@ -14,7 +14,7 @@ HEADER = "# yaml-language-server: $schema=../../question.schema.json\n"
 
 COMMON_TOP = """\
 - id: {id}
-  # recall | choice | numeric
+  # recall | choice | numeric | code
   kind: {kind}
   # Ask it the way an interviewer would: one idea, in Markdown.
   prompt: |
@@ -57,6 +57,27 @@ NUMERIC = """\
     weights = {{model.params:count}} x {{dtype.bytes}} B = **{{answer}}**
 """
 
+CODE = """\
+  # The function the user writes; the checks call it with each case's inputs as keyword arguments.
+  entry: solve
+  # What the user starts from: imports, the signature and a docstring. It must FAIL the checks.
+  starter: |
+    import numpy as np
+
+
+    def solve(x: np.ndarray) -> np.ndarray:
+        \"\"\"TODO: what it computes, with shapes and dtypes.\"\"\"
+        raise NotImplementedError("write solve")
+  # An ExerciseSpec in solutions/exercises/{module}.py: the numpy reference, random and edge cases,
+  # public examples, tolerances, a model solution and the mutants its checks must reject
+  # (question_bank/README.md, "Code exercises in detail"). Name it here in place of TODO.
+  checks: solutions.exercises.{module}.TODO
+  # From a nudge to the key idea, one at a time.
+  hints:
+    - TODO first a nudge
+    - TODO last the key idea
+"""
+
 COMMON_BOTTOM = """\
   # Why it is so, the intuition, the common trap.
   explanation: |
@@ -79,12 +100,18 @@ def fresh_id(bank: Bank, topic: str) -> str:
     return f"{topic}-new-{n}"
 
 
+def spec_module(topic: str) -> str:
+    """The solutions/exercises module a code stub points its checks at: the topic's key as a
+    Python name (``kv-cache`` → ``kv_cache``)."""
+    return topic.replace("-", "_")
+
+
 def stub_text(question_id: str, kind: str, topic: str, article: str) -> str:
     """The YAML of one stub question."""
-    body = {"recall": RECALL, "choice": CHOICE, "numeric": NUMERIC}[kind]
+    body = {"recall": RECALL, "choice": CHOICE, "numeric": NUMERIC, "code": CODE}[kind]
     return (
         COMMON_TOP.format(id=question_id, kind=kind)
-        + body.format()
+        + body.format(module=spec_module(topic))
         + COMMON_BOTTOM.format(topic=topic, article=article)
     )
 
