@@ -87,27 +87,6 @@ def test_bad_quizzer_now_is_a_clear_error(cli, monkeypatch) -> None:  # type: ig
     assert result.exit_code == 2 and "QUIZZER_NOW" in result.output
 
 
-def test_every_solution_function_has_a_hand_worked_test() -> None:
-    """Like rustlings' `dev check`: no reference solution ships without its worked example."""
-    import ast
-    import re
-
-    tests = "\n".join(p.read_text("utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
-    called = set(re.findall(r"\b(\w+)\(", tests))  # every name the tests call, found once
-    untested = []
-    for path in sorted((ROOT / "solutions").glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        for node in ast.parse(path.read_text("utf-8")).body:
-            if (
-                isinstance(node, ast.FunctionDef)
-                and not node.name.startswith("_")
-                and node.name not in called
-            ):
-                untested.append(f"{path.stem}.{node.name}")
-    assert untested == []
-
-
 def test_import_contracts_hold() -> None:
     """The import-linter contracts of pyproject.toml (the same check as running `lint-imports`):
     the core never imports a front end or Textual, data flows one way (base, content, grading,
@@ -163,7 +142,8 @@ def test_no_tracked_file_is_larger_than_1_mb_unless_listed() -> None:
 def test_tests_of_solutions_mirror_solutions_file_for_file() -> None:
     """solutions/<subject>.py and tests/solutions/test_<subject>.py come in pairs, and every
     function of a subject is worked by hand in its own test file (modules that only re-export
-    names for older banks, such as solutions/inference.py, define no function and need none)."""
+    names for older banks, such as solutions/inference.py, define no function and need none).
+    Like rustlings' `dev check`: no reference solution ships without its worked example."""
     import ast
     import re
 
