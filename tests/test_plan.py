@@ -14,6 +14,7 @@ import yaml
 
 from quizzer.base.clock import iso
 from quizzer.content.bank import Bank, load_bank
+from quizzer.content.tracks import track_topic_weights
 from quizzer.progress.goal import StudyGoal
 from quizzer.progress.scheduling import (
     Grade,
@@ -85,15 +86,18 @@ def study_days(
     db.close()
 
 
-def bytedance_most_asked(bank: Bank, top: int) -> set[str]:
-    """The topics ByteDance's interview pages ask most, read straight from its map file: each
-    line counts once for each topic (first topic) of the questions mapped to it."""
+def bytedance_most_asked(bank: Bank, top: int, track: str = "inference") -> set[str]:
+    """The topics of the track that ByteDance's interview pages ask most, read straight from its
+    map file: each line counts once for each topic (first topic) of the questions mapped to it.
+    Only the track's topics rank: a plan weighs a topic by the track too, so ByteDance's many C++
+    and classic-ML lines do not put those topics first in an inference plan."""
+    in_track = track_topic_weights(bank.tracks[track], bank.modules)
     data = yaml.safe_load((SHIPPED_BANK / "interview_map" / "bytedance.yaml").read_text("utf-8"))
     counts: dict[str, int] = {}
     for page in data["pages"]:
         for ids in page["lines"].values():
             if isinstance(ids, list):
-                for topic in {bank.by_id[qid].topics[0] for qid in ids}:
+                for topic in {bank.by_id[qid].topics[0] for qid in ids} & in_track.keys():
                     counts[topic] = counts.get(topic, 0) + 1
     ranked = sorted(counts.items(), key=lambda item: -item[1])
     cutoff = ranked[top - 1][1]
