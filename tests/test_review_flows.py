@@ -186,6 +186,18 @@ def test_new_code_stub_names_the_spec_module_to_write_and_is_valid_but_for_its_t
     assert "added kv-cache-new-2" in cli(*args).output  # a stub waiting does not block the next
 
 
+def test_new_has_a_stub_for_every_kind_a_question_file_may_hold() -> None:
+    """`quizzer new --kind` offers every kind; a kind added without a stub would fail there."""
+    import yaml
+
+    from quizzer.content.models import QUESTION_KINDS
+    from quizzer.content.scaffold import stub_text
+
+    for kind in QUESTION_KINDS:
+        (stub,) = yaml.safe_load(stub_text("kv-cache-new-1", kind, "kv-cache", "m4-c1-1.1"))
+        assert stub["kind"] == kind and stub["topics"] == ["kv-cache"], kind
+
+
 def test_new_asks_for_what_is_missing(mini_bank: Path) -> None:
     made = run_quizzer("new", input="choice\nkv-cach\nkv-cache\nm4-c1-1.1\n")
     assert made.returncode == 0, made.stderr
