@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from quizzer.content.bank import CATALOGS, Bank, load_bank
+from quizzer.progress.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_BANK = ROOT / "question_bank"
@@ -195,6 +196,21 @@ def run_quizzer(
     return subprocess.CompletedProcess(
         ["quizzer", *args], result.exit_code, result.stdout, result.stderr
     )
+
+
+def plain_mock(bank: Bank, qids: list[str], fed: str) -> tuple[str, Store]:
+    """Run the line-mode mock over these questions, in this order, on ``fed``: what it printed,
+    and the progress store it saved to (QUIZZER_DB)."""
+    import io
+
+    from quizzer.cli.plain_mock import run_plain_mock
+    from quizzer.study.mock import MockPlan
+
+    store = Store(Path(os.environ["QUIZZER_DB"]))
+    out = io.StringIO()
+    plan = MockPlan("bytedance", [bank.by_id[qid] for qid in qids])
+    run_plain_mock(bank, store, plan, 45, stdin=io.StringIO(fed), stdout=out)
+    return out.getvalue(), store
 
 
 def spawn_quizzer(

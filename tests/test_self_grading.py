@@ -23,7 +23,7 @@ from quizzer.study.selfgrade import PointsError, parse_points, shown_points, sug
 from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
 from quizzer.tui.widgets.checklist import KeyPointChecklist
-from tests.conftest import FIXTURES, make_bank
+from tests.conftest import FIXTURES, make_bank, plain_mock
 
 Cli = Callable[..., Result]
 EVER = "2000-01-01T00:00:00+00:00"
@@ -332,30 +332,16 @@ def test_plain_drill_choice_questions_have_no_key_point_line(cli: Cli, mini_bank
 # the plain mock's self-rating ----------------------------------------------------------------
 
 
-def plain_mock(bank: Bank, qids: list[str], fed: str) -> str:
-    """Answer these questions in a line-mode mock on ``fed``; what it printed."""
-    from quizzer.cli.plain_mock import run_plain_mock
-    from quizzer.study.mock import MockPlan
-
-    out, store = io.StringIO(), store_now()
-    try:
-        plan = MockPlan("bytedance", [bank.by_id[qid] for qid in qids])
-        run_plain_mock(bank, store, plan, 45, stdin=io.StringIO(fed), stdout=out)
-    finally:
-        store.close()
-    return out.getvalue()
-
-
 def test_plain_mock_self_rating_takes_the_key_point_line_like_the_drill(bank: Bank) -> None:
     # Two recall answers, rated at the end: the first got point 2 of 2 (Enter takes Hard), the
     # second got none (Enter takes Again; a rating typed instead still wins).
-    out = plain_mock(
+    out, store = plain_mock(
         bank, ["t-recall-one", "t-recall-two"], "reads weights\nno idea\n2\n\nnone\ngood\n"
     )
     assert "Key points:\n  1. GEMV per sequence\n  2. weights streamed from HBM\n" in out
     assert "1 of 2 key points → Hard (missed: 1)\n" in out and "[Enter = hard]" in out
     assert "0 of 2 key points → Again (missed: 1, 2)\n" in out and "[Enter = again]" in out
-    assert missed_rows(store_now()) == [
+    assert missed_rows(store) == [
         ("t-recall-one", 2, ["GEMV per sequence"]),
         ("t-recall-two", 3, ["logical to physical", "fixed-size blocks"]),
     ]
@@ -364,11 +350,11 @@ def test_plain_mock_self_rating_takes_the_key_point_line_like_the_drill(bank: Ba
 def test_plain_mock_key_point_line_garbage_asks_again_and_quit_stops_the_rating(
     bank: Bank,
 ) -> None:
-    out = plain_mock(bank, ["t-recall-one", "t-recall-two"], "a\nb\nbanana\nall\n\n:quit\n")
+    out, store = plain_mock(bank, ["t-recall-one", "t-recall-two"], "a\nb\nbanana\nall\n\n:quit\n")
     assert "? 'banana' is not a key point number" in out
     assert "2 of 2 key points → Good\n" in out
     assert "Not rated, so not saved: t-recall-two" in out  # :quit at its key-point line
-    assert missed_rows(store_now()) == [("t-recall-one", 3, [])]
+    assert missed_rows(store) == [("t-recall-one", 3, [])]
 
 
 # quizzer weak -------------------------------------------------------------------------------

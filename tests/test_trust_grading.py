@@ -5,7 +5,6 @@ was rated, and nothing unrated is saved as Good."""
 
 from __future__ import annotations
 
-import io
 import os
 import time
 from collections.abc import Callable
@@ -14,14 +13,14 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from quizzer.cli.plain_mock import run_plain_mock
 from quizzer.content.bank import Bank, load_bank
 from quizzer.progress.scheduling import Grade
 from quizzer.progress.store import Store
-from quizzer.study.mock import MockPlan, MockRatings
+from quizzer.study.mock import MockRatings
 from quizzer.study.session import StudySession
 from quizzer.tui.app import QuizzerApp
 from quizzer.tui.widgets.checklist import KeyPointChecklist
+from tests.conftest import plain_mock
 
 Cli = Callable[..., Result]
 
@@ -162,15 +161,6 @@ async def test_app_wrong_numeric_offers_only_again_and_right_choice_all_four(ban
 
 
 # 14: the plain mock ----------------------------------------------------------------------------
-
-
-def plain_mock(bank: Bank, qids: list[str], fed: str) -> tuple[str, Store]:
-    """Run the line-mode mock over these questions, in this order, on ``fed``."""
-    store = open_store()
-    out = io.StringIO()
-    plan = MockPlan("bytedance", [bank.by_id[qid] for qid in qids])
-    run_plain_mock(bank, store, plan, 45, stdin=io.StringIO(fed), stdout=out)
-    return out.getvalue(), store
 
 
 MOCK = ["t-recall-one", "t-choice-one", "t-recall-two"]
