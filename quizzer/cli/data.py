@@ -123,7 +123,7 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
     """Append a valid question stub to the right file (asks for what you leave out)."""
     from quizzer.cli.common import refuse_installed_bank
     from quizzer.content.keys import unknown_key_message
-    from quizzer.content.scaffold import ScaffoldError, append_stub, spec_module
+    from quizzer.content.scaffold import ScaffoldError, append_stub, spec_file
 
     refuse_installed_bank("new")
     bank = open_bank(allow_placeholders=True)  # other stubs may still wait to be filled in
@@ -142,8 +142,7 @@ def new(kind: str | None, topic: str | None, article: str | None) -> None:
         question_id, path, line = append_stub(bank, kind, topic, article)
     except ScaffoldError as exc:
         fail(str(exc))
-    module = f"solutions/exercises/{spec_module(topic)}.py"
-    spec = f"Write its ExerciseSpec in {module} and name it under checks.\n"
+    spec = f"Write its ExerciseSpec in {spec_file(topic)} and name it under checks.\n"
     click.echo(
         f"added {question_id} at {path}:{line}\n"
         + (spec if kind == "code" else "")

@@ -68,7 +68,7 @@ CODE = """\
     def solve(x: np.ndarray) -> np.ndarray:
         \"\"\"TODO: what it computes, with shapes and dtypes.\"\"\"
         raise NotImplementedError("write solve")
-  # An ExerciseSpec in solutions/exercises/{module}.py: the numpy reference, random and edge cases,
+  # An ExerciseSpec in {spec_file}: the numpy reference, random and edge cases,
   # public examples, tolerances, a model solution and the mutants its checks must reject
   # (question_bank/README.md, "Code exercises in detail"). Name it here in place of TODO.
   checks: solutions.exercises.{module}.TODO
@@ -106,12 +106,17 @@ def spec_module(topic: str) -> str:
     return topic.replace("-", "_")
 
 
+def spec_file(topic: str) -> str:
+    """Where that module's file is, from the project root: the ExerciseSpec is written there."""
+    return f"solutions/exercises/{spec_module(topic)}.py"
+
+
 def stub_text(question_id: str, kind: str, topic: str, article: str) -> str:
     """The YAML of one stub question."""
     body = {"recall": RECALL, "choice": CHOICE, "numeric": NUMERIC, "code": CODE}[kind]
     return (
         COMMON_TOP.format(id=question_id, kind=kind)
-        + body.format(module=spec_module(topic))
+        + body.format(module=spec_module(topic), spec_file=spec_file(topic))
         + COMMON_BOTTOM.format(topic=topic, article=article)
     )
 
