@@ -294,20 +294,36 @@ async def test_back_from_a_session_lands_on_the_dashboard_with_new_counts(mini_b
 
 
 async def test_footer_shows_the_revealed_keys_and_is_not_rebuilt_when_they_stay(
-    mini_bank: Path,
+    mini_bank: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from collections.abc import Iterator
+
+    from textual.widget import Widget
     from textual.widgets._footer import FooterKey
+
+    from quizzer.tui.widgets.footer import QuizzerFooter
 
     def footer(app: QuizzerApp) -> list[tuple[str, str, FooterKey]]:
         return [(key.key, key.description, key) for key in app.screen.query(FooterKey)]
 
+    builds: list[str] = []
+    compose = QuizzerFooter.compose
+
+    def counted(self: QuizzerFooter) -> Iterator[Widget]:
+        builds.append(type(self.screen).__name__)
+        return compose(self)
+
+    monkeypatch.setattr(QuizzerFooter, "compose", counted)
     app = make(mini_bank)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("s")
         await pilot.pause()
         assert [(k, d) for k, d, _ in footer(app)] == [("escape", "Back")]
+        before = len(builds)
         await pilot.press("enter")  # reveal: the answer's keys appear
         await pilot.pause()
+        # Several binding signals arrive at a reveal; the keys are built once, not once each.
+        assert builds[before:] == ["StudyScreen"]
         revealed = footer(app)
         assert [d for _, d, _ in revealed] == [
             "Back",
