@@ -56,7 +56,7 @@ CODE_QUESTION = """\
   companies:
     - {{key: bytedance, source: 字节跳动-AI-Infra-1.md}}
   difficulty: 2
-  time_limit_s: 2
+  time_limit_s: 1
 """.format(starter="\n".join(f"    {line}" for line in STARTER.splitlines()))
 
 
@@ -139,8 +139,8 @@ def test_check_exits_2_for_a_syntax_error_and_for_an_endless_loop(
     loop = write(tmp_path, "loop.py", "def softmax(x):\n    while True:\n        pass\n")
     started = time.monotonic()
     result = cli("exercise", "t-code-softmax", "--check", str(loop))
-    assert time.monotonic() - started < 20  # the exercise's limit is 2 s
-    assert result.exit_code == 2 and "timed out after 2 s" in result.output
+    assert time.monotonic() - started < 20  # the exercise's limit is 1 s
+    assert result.exit_code == 2 and "timed out after 1 s" in result.output
 
 
 def test_exercise_refuses_unknown_ids_and_other_kinds(

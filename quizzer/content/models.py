@@ -275,7 +275,8 @@ class CodeQuestion(QuestionBase):
     hints: list[str] = Field(min_length=1)
     """Hints in the order they are shown: a nudge first, the key idea last."""
     time_limit_s: float = Field(default=10, gt=0, le=120)
-    """Wall-clock seconds one check of the user's file may take; the run is stopped after it."""
+    """Wall-clock seconds one check of the user's code may take, counted from when its file starts
+    loading (Python and numpy start-up do not count); the run is stopped after it."""
 
     @model_validator(mode="after")
     def _zh_hints_match(self) -> CodeQuestion:

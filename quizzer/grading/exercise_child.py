@@ -31,6 +31,8 @@ THREAD_STACK = 1 << 20
 """Stack size of the simulator's threads: one per CUDA thread, so the default 8 MB would let a
 1024-thread block exhaust the memory limit on stacks alone."""
 MAX_MESSAGE = 2000
+STARTED = "started"
+"""The file the child creates in its scratch folder just before it loads the user's file."""
 
 
 def _limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
@@ -130,6 +132,9 @@ def _load_entry(job: dict[str, Any]) -> Any:
     # The runner's numpy is imported before the user's file can touch sys.modules.
     import numpy  # noqa: F401
 
+    # The time limit counts from here: the interpreter, numpy and the cases are ready, and
+    # what runs next is the user's (see ChildRun.done).
+    (Path(job["scratch"]) / STARTED).touch()
     user_file = job["user_file"]
     sys.dont_write_bytecode = True
     try:

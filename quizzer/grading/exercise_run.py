@@ -4,6 +4,10 @@ The child (quizzer.grading.exercise_child) runs with a wall-clock limit enforced
 CPU limits it sets on itself, no stdin, a scratch working folder and a trimmed environment. This
 side computes the reference outputs from the same seed, reads back only plain .npy files
 (``allow_pickle=False``) and a JSON status, and compares.
+
+The exercise's time limit is the user's code's: it counts from the moment the child has started
+Python, imported numpy and built the cases, and is about to load the user's file. Until then the
+child has STARTUP_S, so a slow or busy machine does not spend the user's seconds on start-up.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from quizzer.grading.exercise_child import STARTED
 from quizzer.grading.exercise_spec import ExerciseError, ExerciseSpec
 from quizzer.grading.exercise_verdict import (
     CaseReport,
@@ -42,6 +47,10 @@ MAX_OUTPUT_BYTES = 64 * 2**20
 MAX_STATUS_BYTES = 4 * 2**20
 PRINTED_TAIL = 1500
 """How many characters of what the user's code printed a report keeps."""
+POLL_S = 0.01
+"""How often a waiting check looks at its child."""
+STARTUP_S = 30.0
+"""How long the child may take to get ready (Python, numpy, the cases) before the user's file."""
 
 
 def _roots() -> list[str]:
@@ -129,7 +138,9 @@ class ChildRun:
         job_file.write_text(json.dumps(job), "utf-8")
         self.printed = (self.scratch / "printed.txt").open("wb")
         self.started = time.monotonic()
-        self.deadline = self.started + question.time_limit_s
+        self.deadline = self.started + STARTUP_S
+        """Until the user's code starts: the start-up allowance; then its time limit."""
+        self.user_code_started = False
         try:
             self.proc = self._start(job_file, spec.cuda_sim)
         except OSError:
@@ -157,18 +168,25 @@ class ChildRun:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     def done(self) -> bool:
-        """Whether the child has ended or run out of time."""
-        return self.proc.poll() is not None or time.monotonic() >= self.deadline
+        """Whether the child has ended or run out of time. Called every few milliseconds: the
+        first call that finds the child's STARTED file starts the user's time limit."""
+        if self.proc.poll() is not None:
+            return True
+        now = time.monotonic()
+        if not self.user_code_started and (self.scratch / STARTED).exists():
+            self.user_code_started = True
+            self.deadline = now + self.question.time_limit_s
+        return now >= self.deadline
 
     def finish(self) -> Verdict:
         """Wait for the child (stopping it at the time limit) and judge what it wrote."""
-        timed_out = False
         try:
-            self.proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _stop_group(self.proc)
-            self.proc.wait()
+            while not self.done():
+                time.sleep(POLL_S)
+            timed_out = self.proc.poll() is None
+            if timed_out:
+                _stop_group(self.proc)
+                self.proc.wait()
         finally:
             self.printed.close()
         _stop_group(self.proc)  # anything it left running in its group
@@ -216,6 +234,12 @@ def _timeout_summary(run: ChildRun, cases: list[tuple[str, dict[str, Any]]]) -> 
     marker = read_limited(run.scratch / "current", 64)
     index = int(marker) if marker and marker.strip().isdigit() else None
     limit = f"{run.question.time_limit_s:g} s"
+    if not run.user_code_started:
+        return Verdict(
+            "cannot-run",
+            f"the check process was not ready after {STARTUP_S:g} s (is the machine very busy?)",
+            run.seed,
+        )
     if index is None or index >= len(cases):
         return Verdict("cannot-run", f"timed out after {limit} before any check ran", run.seed)
     name, case = cases[index]

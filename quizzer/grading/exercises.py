@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quizzer.grading.exercise_run import ChildRun, read_limited
+from quizzer.grading.exercise_run import POLL_S, ChildRun, read_limited
 from quizzer.grading.exercise_scan import Refusal, defines, scan_source
 from quizzer.grading.exercise_spec import ExerciseError, ExerciseSpec
 from quizzer.grading.exercise_verdict import CaseReport, Verdict
@@ -121,7 +121,7 @@ def check_many(
                 running.append((index, ChildRun(question, spec, source, seed, name)))
             ready = [item for item in running if item[1].done()]
             if not ready:
-                time.sleep(0.01)
+                time.sleep(POLL_S)
                 continue
             for item in ready:
                 running.remove(item)
