@@ -44,6 +44,58 @@ def _settle_textual_pilot_faster() -> None:
 _settle_textual_pilot_faster()
 
 
+def _share_textual_css_parses() -> None:
+    """Every Textual app parses the same stylesheets again (quizzer.tcss and each widget's
+    default CSS): about 30 ms of CPU per app, over the 60 or so apps the Pilot tests start. A
+    parse depends only on its arguments (the CSS text, where it came from, the theme's
+    variables), so the test process keeps one result per distinct parse for every app."""
+    import textual.css.stylesheet as stylesheet
+
+    assert callable(getattr(stylesheet, "parse", None)), (
+        "textual.css.stylesheet changed: review _share_textual_css_parses in tests/conftest.py"
+    )
+    parse = stylesheet.parse
+    parsed: dict[tuple[Any, ...], list[Any]] = {}
+    themes: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id -> (the dict, kept alive; its key)
+
+    def shared_parse(
+        scope: str,
+        css: str,
+        read_from: Any,
+        variable_tokens: Any = None,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+    ) -> Iterable[Any]:
+        theme: tuple[Any, ...] = ()
+        if variable_tokens:
+            known = themes.get(id(variable_tokens))
+            if known is None or known[0] is not variable_tokens:
+                key = tuple(
+                    (name, tuple((t.name, t.value) for t in tokens))
+                    for name, tokens in sorted(variable_tokens.items())
+                )
+                known = themes[id(variable_tokens)] = (variable_tokens, key)
+            theme = known[1]
+        key = (scope, css, read_from, theme, is_default_rules, tie_breaker)
+        if key not in parsed:
+            parsed[key] = list(
+                parse(
+                    scope,
+                    css,
+                    read_from,
+                    variable_tokens=variable_tokens,
+                    is_default_rules=is_default_rules,
+                    tie_breaker=tie_breaker,
+                )
+            )
+        return iter(parsed[key])
+
+    stylesheet.parse = shared_parse  # type: ignore[assignment]
+
+
+_share_textual_css_parses()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Python's cycle collector, tuned for a test process: everything collection loaded (the
     modules, the test items and the bank data their parameters came from) is frozen out of its
