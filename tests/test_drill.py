@@ -7,6 +7,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_quizzer, spawn_quizzer
 
 
@@ -66,6 +68,7 @@ def test_sigkill_mid_drill_loses_no_rated_review(mini_bank: Path, tmp_path: Path
     assert stats()["reviews_total"] == 2
 
 
+@pytest.mark.processes  # four real drills at once: `pytest -m processes`
 def test_two_processes_rating_at_once_both_land(mini_bank: Path) -> None:
     procs = [
         spawn_quizzer("drill", "--plain", "--id", qid)

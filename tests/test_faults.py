@@ -25,6 +25,7 @@ from quizzer.progress.store import Store, StoreError
 from tests.conftest import FIXTURES, make_bank, save_review, spawn_quizzer
 
 SLOW = pytest.mark.slow
+PROCESSES = pytest.mark.processes  # seconds of real processes each: `pytest -m processes`
 
 
 def review_count(db: Path) -> int:
@@ -86,6 +87,7 @@ def run_kills(count: int, mini_bank: Path) -> None:
     assert sum(saved) > 0
 
 
+@PROCESSES
 def test_sigkill_at_random_points_loses_nothing(mini_bank: Path) -> None:
     run_kills(8, mini_bank)
 
@@ -131,6 +133,7 @@ def hammer(seconds: float, mini_bank: Path) -> None:
     assert review_count(Path(os.environ["QUIZZER_DB"])) == reported
 
 
+@PROCESSES
 def test_two_writers_for_a_few_seconds(mini_bank: Path) -> None:
     hammer(2, mini_bank)
 

@@ -169,3 +169,19 @@ def test_tests_of_solutions_mirror_solutions_file_for_file() -> None:
         )
     ]
     assert elsewhere == []
+
+
+def test_the_readme_and_ci_run_the_processes_tier_after_the_default_run() -> None:
+    """The multi-second real-process tests are out of the default `pytest` (it stays a quick
+    loop), so the README's test command and CI must run them too, or they would never run."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["pytest"]
+    addopts = options["ini_options"]["addopts"]
+    assert "-m 'not slow and not processes'" in addopts
+    assert any(m.startswith("processes:") for m in options["ini_options"]["markers"])
+    readme = (ROOT / "README.md").read_text("utf-8")
+    test_command = next(line for line in readme.splitlines() if 'pip install -e ".[test]"' in line)
+    assert test_command.endswith("&& pytest && pytest -m processes")
+    ci = (ROOT / ".ci" / "run").read_text("utf-8")
+    assert "\nrun_pytest\nrun_pytest -m processes\n" in ci

@@ -165,6 +165,7 @@ def rate_in_app(app: PtyApp, db: Path, expected: int) -> None:
     wait_for(lambda: reviews_seen(db) >= expected, f"review {expected} to be visible")
 
 
+@pytest.mark.processes  # the app in a pseudo-terminal, seconds each: `pytest -m processes`
 @pytest.mark.parametrize("ending", ["kill -9", "quit"])
 def test_app_in_a_terminal_keeps_every_rating_while_other_commands_run(
     app_in_pty: Callable[[], PtyApp], cli: Callable[..., Result], tmp_path: Path, ending: str
