@@ -51,7 +51,9 @@ def simulate_history(
             for _ in range(new_per_day):
                 if waiting:
                     qid = waiting.pop(0)
-                    cards[qid] = (Card(due=session), Card(due=session))
+                    # An explicit id: without one, fsrs's Card sleeps 1 ms to keep ids unique.
+                    number = len(cards)
+                    cards[qid] = (Card(number, due=session), Card(number, due=session))
                     heapq.heappush(due, (session, len(cards), qid))
             while due and due[0][0] < session + timedelta(hours=12):
                 moment, order, qid = heapq.heappop(due)
