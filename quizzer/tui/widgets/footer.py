@@ -8,8 +8,8 @@ key presses change nothing the footer shows, so this one remembers what it last 
 rebuild when the keys, labels and enabled states are the same, and gives each key its final
 ``compact`` value before it mounts. A reveal sends several binding signals before the first
 rebuild runs; each queues a rebuild, and those after the first find the keys already drawn and
-do nothing (a reveal took about a third less CPU). It looks the same as Textual's footer, key for
-key.
+do nothing (a reveal took 75 ms of CPU before, 52–70 ms after, in a benchmark). It looks the same
+as Textual's footer, key for key.
 """
 
 from __future__ import annotations
@@ -55,15 +55,21 @@ class QuizzerFooter(Footer):
                 widget.set_reactive(FooterKey.compact, self.compact)
             yield widget
 
+    def _drawn(self, screen: Screen[object]) -> bool:
+        """Whether this footer is on ``screen`` and already shows exactly its keys."""
+        return (
+            self._shown is not None
+            and self.is_attached
+            and screen is self.screen
+            and shown_keys(screen) == self._shown
+        )
+
     def bindings_changed(self, screen: Screen[object]) -> None:
-        unchanged = self._shown is not None and self.is_attached and screen is self.screen
-        if unchanged and shown_keys(screen) == self._shown:
-            return
-        super().bindings_changed(screen)
+        if not self._drawn(screen):
+            super().bindings_changed(screen)
 
     async def recompose(self) -> None:
         # Several binding signals can queue several rebuilds before the first one runs; once
         # one has drawn the current keys, the rest have nothing to do.
-        if self._shown is not None and self.is_attached and shown_keys(self.screen) == self._shown:
-            return
-        await super().recompose()
+        if not self._drawn(self.screen):
+            await super().recompose()
