@@ -55,14 +55,13 @@ class QuizzerFooter(Footer):
                 widget.set_reactive(FooterKey.compact, self.compact)
             yield widget
 
-    def _drawn(self, screen: Screen[object]) -> bool:
-        """Whether this footer is on ``screen`` and already shows exactly its keys."""
-        return (
-            self._shown is not None
-            and self.is_attached
-            and screen is self.screen
-            and shown_keys(screen) == self._shown
-        )
+    def _drawn(self, screen: Screen[object] | None = None) -> bool:
+        """Whether this footer is attached (to ``screen``, if given) and already shows exactly
+        its screen's keys. A detached footer has no screen to ask, and is never drawn."""
+        if self._shown is None or not self.is_attached:
+            return False
+        own = self.screen
+        return (screen is None or screen is own) and shown_keys(own) == self._shown
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if not self._drawn(screen):
@@ -71,5 +70,5 @@ class QuizzerFooter(Footer):
     async def recompose(self) -> None:
         # Several binding signals can queue several rebuilds before the first one runs; once
         # one has drawn the current keys, the rest have nothing to do.
-        if not self._drawn(self.screen):
+        if not self._drawn():
             await super().recompose()
